@@ -1,0 +1,111 @@
+/**
+ * Buffer chunks → lines, split on byte 0x0A only (never inside a UTF-8 sequence), raw bytes kept.
+ * Memory is bounded by `limit`: a longer line is never held whole; its head is kept, its bytes are
+ * counted, and its content streams through a shortener that keeps the JSON shape with long strings cut.
+ */
+
+/** One line as the analysis sees it. `bytes` is the true size without the LF. */
+export interface Line {
+  bytes: number;
+  /** The whole line without its LF, when bytes <= limit. */
+  data?: Buffer;
+  /** When the line is longer than the limit: its first `limit` bytes. */
+  head?: Buffer;
+  /** When the line is longer than the limit: shortened JSON text, or null when the line is not JSON. */
+  shortened?: string | null;
+  /** The stream ended before the LF (torn last line). */
+  partial?: boolean;
+}
+
+/** Streams an over-long line into a bounded copy. */
+export interface Shortener {
+  write(chunk: Buffer): void;
+  /** The shortened JSON text, or null when what was written is not JSON. */
+  finish(): string | null;
+}
+
+export type ShortenerFactory = (limit: number) => Shortener;
+
+const noShortener: ShortenerFactory = () => ({
+  write() {},
+  finish: () => null,
+});
+
+/** Incremental splitter; one instance per direction. */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private held = 0; // bytes in parts
+  private total = 0; // bytes of the current line so far
+  private shortener: Shortener | null = null;
+
+  constructor(
+    private readonly limit: number,
+    private readonly onLine: (line: Line) => void,
+    private readonly makeShortener: ShortenerFactory = noShortener,
+  ) {}
+
+  /** Feed a chunk; calls onLine for each completed line. Never keeps a reference to more than `limit` bytes. */
+  push(chunk: Buffer): void {
+    let start = 0;
+    const len = chunk.length;
+    while (start < len) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? len : nl;
+      if (end > start) this.take(chunk, start, end);
+      if (nl === -1) return;
+      this.flushLine(false);
+      start = nl + 1;
+    }
+  }
+
+  /** End of stream: a pending line without LF is emitted with partial: true. */
+  end(): void {
+    if (this.total > 0) this.flushLine(true);
+  }
+
+  /** Bytes of the line in progress (for diagnostics and tests). */
+  get pendingBytes(): number {
+    return this.total;
+  }
+
+  private take(chunk: Buffer, start: number, end: number): void {
+    const n = end - start;
+    this.total += n;
+    if (this.shortener) {
+      this.shortener.write(chunk.subarray(start, end));
+      return;
+    }
+    if (this.held + n <= this.limit) {
+      // Copy: the caller may reuse or retain its chunk; we keep only what we need.
+      this.parts.push(Buffer.from(chunk.subarray(start, end)));
+      this.held += n;
+      return;
+    }
+    // Overflow: keep the head up to the limit, stream everything into the shortener.
+    const room = this.limit - this.held;
+    if (room > 0) {
+      this.parts.push(Buffer.from(chunk.subarray(start, start + room)));
+      this.held += room;
+    }
+    this.shortener = this.makeShortener(this.limit);
+    for (const p of this.parts) this.shortener.write(p);
+    this.shortener.write(chunk.subarray(start + room, end));
+  }
+
+  private flushLine(partial: boolean): void {
+    const line: Line = { bytes: this.total };
+    const joined = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
+    if (this.shortener) {
+      line.head = joined;
+      line.shortened = this.shortener.finish();
+    } else {
+      line.data = joined;
+    }
+    if (partial) line.partial = true;
+    this.parts = [];
+    this.held = 0;
+    this.total = 0;
+    this.shortener = null;
+    this.onLine(line);
+  }
+}

@@ -1,0 +1,341 @@
+/**
+ * The log file edge. Appends records asynchronously, one write in flight, with a bounded queue, so the
+ * relay never waits for the disk. Every record it cannot keep (queue full, write failed, file gone) is
+ * counted; the caller turns the count into a `gap` record once the log is writable again.
+ */
+import * as fs from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface FileSinkOptions {
+  path: string;
+  /** Bytes queued in memory before records are dropped (and counted). */
+  maxQueueBytes?: number;
+  /** Rotate when the file grows past this many bytes (0: never). */
+  maxSize?: number;
+  /** Rotated files kept: path.1 … path.N. */
+  maxFiles?: number;
+  /** How often to check that the path still names our file (deleted or replaced → reopen). */
+  checkIntervalMs?: number;
+  /** One line per problem, for stderr. */
+  warn: (message: string) => void;
+}
+
+/** Why the log lost records, as the gap record states it. */
+export type LossReason = 'queue-full' | 'write-failed' | 'file-removed';
+
+type Pending = { text: string; bytes: number };
+
+const RETRY_MS = 1000;
+
+/** Creates the directory 0700 and opens the file 0600 for appending; warns when an existing one is looser. */
+export function openLogFile(path: string, warn: (m: string) => void): number {
+  const dir = dirname(path);
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o700);
+  }
+  let existed = false;
+  try {
+    const st = fs.statSync(path);
+    existed = true;
+    if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+    if ((st.mode & 0o077) !== 0) {
+      warn(`log file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); it may hold secrets — chmod 600 it`);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+  if (!existed) {
+    try {
+      fs.fchmodSync(fd, 0o600);
+    } catch {
+      // not ours to fix (e.g. a filesystem without modes)
+    }
+  }
+  return fd;
+}
+
+/** A short reason from an fs error, for the one warning line. */
+export function describeFsError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const reasons: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    EISDIR: 'it is a directory',
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a parent is not a directory',
+    EDQUOT: 'disk quota exceeded',
+    EIO: 'I/O error',
+  };
+  return e && e.code ? `${e.code}: ${reasons[e.code] ?? e.message}` : String(err);
+}
+
+/** Append-only writer of serialized records, tolerant of a bad disk. */
+export class FileSink {
+  private fd: number | null = null;
+  private ino = -1;
+  private queue: Pending[] = [];
+  private queued = 0;
+  private writing = false;
+  private size = 0;
+  private broken = false;
+  private retryAt = 0;
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  /** Records not written since the last time the caller collected them. */
+  private lostSinceReport = 0;
+  private lostReason: LossReason | null = null;
+  /** Total records not written, over the sink's life. */
+  lostTotal = 0;
+  private readonly maxQueueBytes: number;
+  private readonly maxSize: number;
+  private readonly maxFiles: number;
+
+  constructor(private readonly opts: FileSinkOptions) {
+    this.maxQueueBytes = opts.maxQueueBytes ?? 64 * 1024 * 1024;
+    this.maxSize = opts.maxSize ?? 0;
+    this.maxFiles = opts.maxFiles ?? 3;
+  }
+
+  /** Opens the file; on failure warns once and keeps counting what it could not write. */
+  open(): boolean {
+    try {
+      this.fd = openLogFile(this.opts.path, this.opts.warn);
+      const st = fs.fstatSync(this.fd);
+      this.ino = st.ino;
+      this.size = st.size;
+      this.broken = false;
+      const interval = this.opts.checkIntervalMs ?? 1000;
+      if (interval > 0 && !this.timer) {
+        this.timer = setInterval(() => this.checkPath(), interval);
+        this.timer.unref();
+      }
+      return true;
+    } catch (err) {
+      this.fail(`cannot open log ${this.opts.path} (${describeFsError(err)}); relaying without a log`);
+      return false;
+    }
+  }
+
+  get path(): string {
+    return this.opts.path;
+  }
+
+  /** True once records are being lost. */
+  get isBroken(): boolean {
+    return this.broken;
+  }
+
+  /** Lost records not yet reported in a gap record, and why; resets the count. */
+  takeLoss(): { lost: number; reason: LossReason } | null {
+    if (this.lostSinceReport === 0 || this.broken) return null;
+    const out = { lost: this.lostSinceReport, reason: this.lostReason ?? 'write-failed' };
+    this.lostSinceReport = 0;
+    this.lostReason = null;
+    return out;
+  }
+
+  /** Queue one serialized record (a line ending in \n). Returns false when it was dropped (and counted). */
+  write(text: string): boolean {
+    if (this.closed) return false;
+    if (this.broken) {
+      if (Date.now() < this.retryAt || !this.reopen()) {
+        this.lose(1, 'write-failed');
+        return false;
+      }
+    }
+    const bytes = Buffer.byteLength(text);
+    if (this.queued + bytes > this.maxQueueBytes && this.queued > 0) {
+      this.lose(1, 'queue-full');
+      return false;
+    }
+    this.queue.push({ text, bytes });
+    this.queued += bytes;
+    if (!this.writing) this.flushSoon();
+    return true;
+  }
+
+  /**
+   * Writes what is queued and closes the file, in order: after a write in flight completes, the rest is
+   * written synchronously. Resolves when done; callers bound the wait for a disk that hangs.
+   */
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      if (this.timer) clearInterval(this.timer);
+    }
+    if (!this.writing) this.finishCloseIfNeeded();
+    if (this.fd === null) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  private closeWaiters: Array<() => void> = [];
+
+  private flushSoon(): void {
+    this.writing = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    if (this.fd === null || this.queue.length === 0 || this.broken) {
+      this.writing = false;
+      this.finishCloseIfNeeded();
+      return;
+    }
+    if (this.pendingReopen) this.reopenQuietly();
+    if (this.maxSize > 0 && this.size >= this.maxSize) this.rotate();
+    const batch = this.queue;
+    this.queue = [];
+    const bytes = this.queued;
+    this.queued = 0;
+    const buf = Buffer.from(batch.length === 1 ? batch[0]!.text : batch.map((p) => p.text).join(''));
+    this.writeAll(buf, 0, batch.length, bytes);
+  }
+
+  private writeAll(buf: Buffer, offset: number, count: number, bytes: number): void {
+    const fd = this.fd;
+    if (fd === null) {
+      this.lose(count, 'write-failed');
+      this.writing = false;
+      return;
+    }
+    fs.write(fd, buf, offset, buf.length - offset, null, (err, n) => {
+      if (err) {
+        this.lose(count, 'write-failed');
+        this.fail(`log write failed (${describeFsError(err)}); the relay goes on, lost records are counted`);
+        this.writing = false;
+        this.finishCloseIfNeeded();
+        return;
+      }
+      this.size += n;
+      if (offset + n < buf.length) {
+        this.writeAll(buf, offset + n, count, bytes);
+        return;
+      }
+      if (this.queue.length > 0 && !this.closed) this.flush();
+      else {
+        this.writing = false;
+        this.finishCloseIfNeeded();
+      }
+    });
+  }
+
+  private finishCloseIfNeeded(): void {
+    if (!this.closed) return;
+    const rest = this.queue;
+    this.queue = [];
+    this.queued = 0;
+    if (this.fd !== null) {
+      try {
+        if (rest.length > 0 && !this.broken) fs.writeSync(this.fd, rest.map((p) => p.text).join(''));
+        else if (rest.length > 0) this.lose(rest.length, 'write-failed');
+      } catch (err) {
+        this.lose(rest.length, 'write-failed');
+        this.opts.warn(`log write failed at exit (${describeFsError(err)}); ${rest.length} records lost`);
+      }
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        // already gone
+      }
+      this.fd = null;
+    }
+    const waiters = this.closeWaiters;
+    this.closeWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private lose(n: number, reason: LossReason): void {
+    this.lostSinceReport += n;
+    this.lostTotal += n;
+    if (!this.lostReason) this.lostReason = reason;
+  }
+
+  private fail(message: string): void {
+    if (!this.broken) this.opts.warn(message);
+    this.broken = true;
+    this.retryAt = Date.now() + RETRY_MS;
+    // what is queued cannot be written through this fd
+    if (this.queue.length > 0) {
+      this.lose(this.queue.length, 'write-failed');
+      this.queue = [];
+      this.queued = 0;
+    }
+  }
+
+  private reopen(): boolean {
+    if (this.fd !== null) {
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        // ignore
+      }
+      this.fd = null;
+    }
+    try {
+      this.fd = openLogFile(this.opts.path, () => {});
+      const st = fs.fstatSync(this.fd);
+      this.ino = st.ino;
+      this.size = st.size;
+      this.broken = false;
+      this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
+      return true;
+    } catch {
+      this.retryAt = Date.now() + RETRY_MS;
+      return false;
+    }
+  }
+
+  /** The file was deleted or replaced under us: writes would vanish, so open the path anew. */
+  private checkPath(): void {
+    if (this.closed || this.broken || this.fd === null) return;
+    let moved = false;
+    try {
+      moved = fs.statSync(this.opts.path).ino !== this.ino;
+    } catch {
+      moved = true;
+    }
+    if (!moved) return;
+    this.opts.warn(`log ${this.opts.path} was removed or replaced while running; reopening it`);
+    // Records already handed to the old inode are not visible at the path any more.
+    this.lose(0, 'file-removed');
+    if (!this.writing) this.reopenQuietly();
+    else this.pendingReopen = true;
+  }
+
+  private pendingReopen = false;
+
+  private reopenQuietly(): void {
+    this.pendingReopen = false;
+    const old = this.fd;
+    try {
+      this.fd = openLogFile(this.opts.path, () => {});
+      const st = fs.fstatSync(this.fd);
+      this.ino = st.ino;
+      this.size = st.size;
+      if (old !== null) fs.closeSync(old);
+    } catch (err) {
+      this.fd = old;
+      this.fail(`cannot reopen log ${this.opts.path} (${describeFsError(err)})`);
+    }
+  }
+
+  private rotate(): void {
+    if (this.fd === null) return;
+    const p = this.opts.path;
+    try {
+      for (let i = this.maxFiles - 1; i >= 1; i--) {
+        if (fs.existsSync(`${p}.${i}`)) fs.renameSync(`${p}.${i}`, `${p}.${i + 1}`);
+      }
+      if (this.maxFiles >= 1) fs.renameSync(p, `${p}.1`);
+      else fs.unlinkSync(p);
+      if (fs.existsSync(`${p}.${this.maxFiles + 1}`)) fs.unlinkSync(`${p}.${this.maxFiles + 1}`);
+      this.reopenQuietly();
+    } catch (err) {
+      this.opts.warn(`log rotation failed (${describeFsError(err)}); writing on`);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The jsonrpc.log record: the public contract documented in docs/log-format.md.
+ * One JSON object per line. Readers must ignore fields they do not know and accept records whose `v` is
+ * higher than theirs (showing what they understand).
+ */
+
+/** Bumped when a field changes meaning or disappears; adding a field does not bump it. */
+export const LOG_FORMAT_VERSION = 1;
+
+export type From = 'client' | 'server' | 'proxy';
+
+export type Kind =
+  | 'request'
+  | 'response'
+  | 'error'
+  | 'notification'
+  | 'batch'
+  | 'invalid'
+  | 'stderr'
+  | 'event';
+
+/** A JSON-RPC id exactly as on the wire: `1` and `"1"` are different ids. */
+export type JsonRpcId = string | number | null;
+
+/** A finding; `code` is stable and listed in docs/log-format.md. */
+export interface Note {
+  code: string;
+  text: string;
+}
+
+/** One element of a batch record. */
+export interface BatchItem {
+  kind: Exclude<Kind, 'batch' | 'stderr' | 'event'>;
+  id?: JsonRpcId;
+  method?: string;
+  reqSeq?: number;
+  ms?: number;
+  isError?: true;
+  notes?: Note[];
+}
+
+/** What a proxy `event` record reports. */
+export type EventName =
+  | 'start' // session start: command, args, cwd, pid, versions, envNames
+  | 'spawn' // server process started: serverPid
+  | 'spawn-error' // server could not be started: error
+  | 'lifecycle' // handshake / discovery results: protocolVersion, clientInfo, serverInfo, capabilities
+  | 'stdin-closed' // the host closed mcp-tap's stdin (client → server direction ended)
+  | 'stdout-closed' // the server closed its stdout (server → client direction ended)
+  | 'host-gone' // the host stopped reading mcp-tap's stdout (EPIPE)
+  | 'signal' // mcp-tap received a signal and forwarded it: signal
+  | 'kill' // mcp-tap escalated shutdown: signal sent because the server did not exit in time
+  | 'exit' // the server exited: code, signal
+  | 'gap' // records or bytes the log could not keep: lost, reason
+  | 'log-error' // the log could not be written: error, lost
+  | 'end'; // last record of a session: pending, counts
+
+/** A request still unanswered at the end of the session. */
+export interface PendingRequest {
+  from: 'client' | 'server';
+  id: JsonRpcId;
+  method: string;
+  seq: number;
+}
+
+export interface LogRecord {
+  /** Format version (LOG_FORMAT_VERSION). */
+  v: number;
+  /** Epoch milliseconds when mcp-tap observed the line. */
+  time: number;
+  /** Id of the mcp-tap run that wrote the record. */
+  session: string;
+  /** 1, 2, 3… consecutive over all records of a session, in order of observation. */
+  seq: number;
+  from: From;
+  kind: Kind;
+
+  /** JSON-RPC id as on the wire (requests, responses, errors). */
+  id?: JsonRpcId;
+  /** Method: of the message itself, or for answers, of the request they answer. */
+  method?: string;
+  /** Answers: seq of the request answered. Progress and cancel notifications: seq of the request they refer to. */
+  reqSeq?: number;
+  /** Answers: latency in fractional ms since the request. Progress/cancel: time since the request. */
+  ms?: number;
+
+  /** Size of the line in bytes, without its terminating LF. */
+  bytes?: number;
+  /** The parsed JSON of the line (whenever it parses, also when it is not valid JSON-RPC). */
+  msg?: unknown;
+  /** The text of a line that is not JSON, and of a stderr line. */
+  raw?: string;
+  /** The log holds a shortened copy (strings cut, size kept in `bytes`). */
+  truncated?: true;
+  /** The line ended without LF because the stream closed (torn last line). */
+  partial?: true;
+
+  /** Findings. Absent when the message is clean. */
+  notes?: Note[];
+
+  /** tools/call: the tool name; resources/read: the uri; prompts/get: the prompt name (on requests and answers). */
+  target?: string;
+  /** A tools/call result with isError: true. */
+  isError?: true;
+  /** Batch elements. */
+  items?: BatchItem[];
+  /** 2026-07-28: this request retries an `input_required` answer; seq of the first request of the exchange. */
+  retryOf?: number;
+  /** 2026-07-28: answers that end a multi-round exchange: ms since the first request of the exchange. */
+  exchangeMs?: number;
+
+  /** kind 'event': which event. Event-specific fields follow. */
+  event?: EventName;
+  [extra: string]: unknown;
+}

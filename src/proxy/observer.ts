@@ -1,0 +1,154 @@
+/**
+ * The analysis side of the relay: chunks in (copies of what was relayed), records out to the sink.
+ * Everything here is guarded: an exception in analysis or logging is reported once on stderr and the
+ * line still gets a minimal record; the relay never sees it.
+ */
+import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-splitter.js';
+import { Session, type Output } from '../session/session.js';
+import { serializeRecord } from '../log/serialize.js';
+import type { EventName } from '../log/record.js';
+
+/** Where serialized records go (the log file); counts what it could not keep. */
+export interface RecordSink {
+  write(text: string): boolean;
+  takeLoss(): { lost: number; reason: string } | null;
+  close(): Promise<void> | void;
+}
+
+export interface ObserverOptions {
+  sessionId: string;
+  maxLogBytes: number;
+  sink: RecordSink;
+  warn: (message: string) => void;
+  shortener?: ShortenerFactory;
+  now?: () => number;
+}
+
+/** Precise epoch milliseconds (fractional) for record times and latencies. */
+export const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
+
+/** Feeds both directions and the server's stderr through splitters into one Session. */
+export class Observer {
+  private readonly session: Session;
+  private readonly client: LineSplitter;
+  private readonly server: LineSplitter;
+  private readonly stderr: LineSplitter;
+  private readonly now: () => number;
+  private chunkTime = 0;
+  private failed = false;
+  /** Records written and lost, for the summary. */
+  records = 0;
+
+  constructor(private readonly opts: ObserverOptions) {
+    this.now = opts.now ?? preciseNow;
+    this.session = new Session({ id: opts.sessionId, maxLogBytes: opts.maxLogBytes } as { id: string }, (o) => this.emit(o));
+    const mk = (fn: (line: Line) => void) => new LineSplitter(opts.maxLogBytes, fn, opts.shortener);
+    this.client = mk((line) => this.guard(line, () => this.session.onLine('client', line, this.chunkTime)));
+    this.server = mk((line) => this.guard(line, () => this.session.onLine('server', line, this.chunkTime)));
+    this.stderr = mk((line) => this.guard(line, () => this.session.onStderr(line, this.chunkTime)));
+  }
+
+  /** Bytes the host wrote to the server. */
+  fromClient(chunk: Buffer): void {
+    this.feed(this.client, chunk);
+  }
+
+  /** Bytes the server wrote to its stdout. */
+  fromServer(chunk: Buffer): void {
+    this.feed(this.server, chunk);
+  }
+
+  /** Bytes the server wrote to its stderr. */
+  fromStderr(chunk: Buffer): void {
+    this.feed(this.stderr, chunk);
+  }
+
+  /** Flushes a torn last line of one direction when its stream ends. */
+  endOf(which: 'client' | 'server' | 'stderr'): void {
+    this.chunkTime = this.now();
+    const splitter = which === 'client' ? this.client : which === 'server' ? this.server : this.stderr;
+    try {
+      splitter.end();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** One of mcp-tap's own events. */
+  event(name: EventName, fields: Record<string, unknown> = {}): void {
+    this.call(() => this.session.onEvent(name, fields, this.now()));
+  }
+
+  /** Ends the session: torn lines, then the end record with what is pending; flushes and closes the sink. */
+  async finish(fields: Record<string, unknown> = {}, maxWaitMs = 5000): Promise<void> {
+    this.endOf('client');
+    this.endOf('server');
+    this.endOf('stderr');
+    this.call(() => this.session.finish(this.now(), fields));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.resolve(this.opts.sink.close()),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          this.opts.warn(`the log did not finish writing within ${maxWaitMs} ms; the last records may be missing`);
+          resolve();
+        }, maxWaitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private feed(splitter: LineSplitter, chunk: Buffer): void {
+    this.chunkTime = this.now();
+    try {
+      splitter.push(chunk);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private guard(line: Line, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.fail(err);
+      // the line still gets a record
+      const text = (line.data ?? line.head ?? Buffer.alloc(0)).toString('utf8');
+      this.call(() =>
+        this.session.onEvent('gap', { lost: 0, reason: 'analysis-error', error: String(err), raw: text.slice(0, 4096), bytes: line.bytes }, this.chunkTime),
+      );
+    }
+    this.reportLoss();
+  }
+
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.fail(err);
+    }
+    this.reportLoss();
+  }
+
+  private emit(o: Output): void {
+    this.records++;
+    this.opts.sink.write(serializeRecord(o.record, o.msgText));
+  }
+
+  private reportLoss(): void {
+    const loss = this.opts.sink.takeLoss();
+    if (loss) {
+      try {
+        this.session.onEvent('gap', { lost: loss.lost, reason: loss.reason }, this.now());
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.opts.warn(`analysis error (${err instanceof Error ? err.message : String(err)}); the relay goes on`);
+  }
+}

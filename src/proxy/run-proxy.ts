@@ -1,0 +1,141 @@
+/**
+ * Wires one proxy session: spawn the server, two pumps and the stderr copy, the observer beside them,
+ * and the shutdown rules. Resolves with the exit status mcp-tap should end with.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
+import { constants as osConstants } from 'node:os';
+import { spawnServer } from './spawn-server.js';
+import { pump } from './pump.js';
+import { Shutdown } from './shutdown.js';
+import { Observer, type RecordSink } from './observer.js';
+import { FileSink } from '../log/file-sink.js';
+import { jsonShortener } from '../framing/json-shortener.js';
+import { VERSION } from '../version.js';
+import { TapError } from '../errors.js';
+
+export interface ProxyOptions {
+  command: string;
+  args: string[];
+  name: string;
+  /** null: --no-log (relay only). */
+  logPath: string | null;
+  maxLogBytes: number;
+  maxLogSize: number;
+  maxLogFiles: number;
+  graceMs: number;
+  quiet: boolean;
+}
+
+/** The process edges, injectable for tests. */
+export interface ProxyIO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  warn: (message: string) => void;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** A sink that keeps nothing: used for --no-log and when the log cannot be opened. */
+const nullSink: RecordSink = { write: () => true, takeLoss: () => null, close: () => {} };
+
+/** 128 + signal number, as shells report a death by signal. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  const n = (osConstants.signals as Record<string, number>)[signal];
+  return 128 + (n ?? 0);
+}
+
+/** Runs the proxy until the server is gone; never rejects for anything the server does. */
+export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number> {
+  const sessionId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const childPromise = spawnServer(opts.command, opts.args);
+
+  let sink: RecordSink = nullSink;
+  let observer: Observer | null = null;
+  if (opts.logPath !== null) {
+    const file = new FileSink({ path: opts.logPath, maxSize: opts.maxLogSize, maxFiles: opts.maxLogFiles, warn: io.warn });
+    if (file.open()) {
+      sink = file;
+      if (!opts.quiet) io.warn(`logging to ${opts.logPath}`);
+    }
+    observer = new Observer({ sessionId, maxLogBytes: opts.maxLogBytes, sink, warn: io.warn, shortener: jsonShortener });
+    observer.event('start', {
+      name: opts.name,
+      command: opts.command,
+      args: opts.args,
+      cwd: process.cwd(),
+      pid: process.pid,
+      versions: { mcpTap: VERSION, node: process.versions.node, platform: process.platform, arch: process.arch },
+      envNames: Object.keys(process.env).sort(),
+      log: opts.logPath,
+      maxLogBytes: opts.maxLogBytes,
+    });
+  }
+
+  let child;
+  try {
+    child = await childPromise;
+  } catch (err) {
+    observer?.event('spawn-error', { error: err instanceof Error ? err.message : String(err) });
+    await observer?.finish();
+    throw err instanceof TapError ? err : new TapError('SPAWN_FAILED', String(err));
+  }
+  observer?.event('spawn', { serverPid: child.pid });
+
+  return new Promise<number>((resolve) => {
+    const shutdown = new Shutdown(child, {
+      graceMs: opts.graceMs,
+      warn: io.warn,
+      onKill: (signal, reason) => observer?.event('kill', { signal, reason }),
+      onDone: ({ code, signal, forced }) => {
+        for (const s of SIGNALS) process.off(s, onSignal);
+        const status = code ?? (signal ? signalExitCode(signal) : 1);
+        void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then(() => resolve(status));
+      },
+      onExit: (code, signal) => observer?.event('exit', { code, signal }),
+    });
+
+    const onSignal = (signal: NodeJS.Signals) => {
+      observer?.event('signal', { signal });
+      shutdown.forwardSignal(signal);
+    };
+    for (const s of SIGNALS) process.on(s, onSignal);
+
+    // host → server
+    pump(io.stdin, child.stdin, {
+      onChunk: (c) => observer?.fromClient(c),
+      onEnd: () => {
+        observer?.endOf('client');
+        observer?.event('stdin-closed');
+        shutdown.hostClosedStdin();
+      },
+      onDestError: () => {
+        // the server closed its stdin or died; what the host still sends is observed, not delivered
+      },
+    });
+    // server → host
+    pump(child.stdout, io.stdout, {
+      onChunk: (c) => observer?.fromServer(c),
+      onEnd: () => {
+        observer?.endOf('server');
+        observer?.event('stdout-closed');
+        shutdown.streamClosed('stdout');
+      },
+      onDestError: (err) => {
+        observer?.event('host-gone', { error: err.code ?? String(err) });
+        shutdown.hostGone();
+      },
+    });
+    // server stderr → our stderr, unchanged, and into the log
+    pump(child.stderr, io.stderr, {
+      onChunk: (c) => observer?.fromStderr(c),
+      onEnd: () => {
+        observer?.endOf('stderr');
+        shutdown.streamClosed('stderr');
+      },
+      onDestError: () => {},
+      endDest: false,
+    });
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * Shutdown as the official SDKs do it: stdin closed → wait → SIGTERM → wait → SIGKILL. Signals sent to
+ * mcp-tap are forwarded, then the same escalation; a second one kills at once. When the server has exited
+ * but its pipes stay open (held by grandchildren), mcp-tap stops waiting after the grace period.
+ */
+import type { ChildProcess } from 'node:child_process';
+
+export interface ShutdownHooks {
+  graceMs: number;
+  warn: (message: string) => void;
+  /** mcp-tap sent a signal of its own (escalation). */
+  onKill: (signal: NodeJS.Signals, reason: string) => void;
+  /** The server process exited (its pipes may still be open). */
+  onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
+  /** Everything is over: the server is gone and its output drained (or abandoned). */
+  onDone: (result: { code: number | null; signal: NodeJS.Signals | null; forced: boolean }) => void;
+}
+
+/** Owns the server's end: escalation timers, exit and close bookkeeping. */
+export class Shutdown {
+  private exited = false;
+  private exitCode: number | null = null;
+  private exitSignal: NodeJS.Signals | null = null;
+  private done = false;
+  private escalation: NodeJS.Timeout | null = null;
+  private drainTimer: NodeJS.Timeout | null = null;
+  private signalsForwarded = 0;
+
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly hooks: ShutdownHooks,
+  ) {
+    child.once('exit', (code, signal) => {
+      this.exited = true;
+      this.exitCode = code;
+      this.exitSignal = signal;
+      this.clearEscalation();
+      hooks.onExit(code, signal);
+      // stdio normally closes right after exit; grandchildren holding the pipes must not keep us alive
+      this.drainTimer = setTimeout(() => this.abandonPipes(), hooks.graceMs);
+    });
+    child.once('close', () => this.finish(false));
+    child.on('error', () => {
+      // kill() on a process that is already gone: nothing to do
+    });
+  }
+
+  /** The host closed our stdin: the server's stdin is closed by the pump; give it time to leave. */
+  hostClosedStdin(): void {
+    this.escalate(['SIGTERM', 'SIGKILL'], 'stdin closed by the host');
+  }
+
+  /** The host stopped reading our stdout (EPIPE): close the server's stdin and shut it down. */
+  hostGone(): void {
+    this.child.stdin?.end();
+    this.escalate(['SIGTERM', 'SIGKILL'], 'the host stopped reading stdout');
+  }
+
+  /** A signal sent to mcp-tap: pass it on; a second one kills at once. */
+  forwardSignal(signal: NodeJS.Signals): void {
+    if (this.exited) return;
+    this.signalsForwarded++;
+    if (this.signalsForwarded >= 2) {
+      this.clearEscalation();
+      this.kill('SIGKILL', `second signal (${signal})`);
+      return;
+    }
+    this.kill(signal, 'forwarded', false);
+    this.clearEscalation();
+    this.escalate(signal === 'SIGTERM' ? ['SIGKILL'] : ['SIGTERM', 'SIGKILL'], `forwarded ${signal}`);
+  }
+
+  /** One of the server's output streams ended (bookkeeping only; 'close' covers both). */
+  streamClosed(_which: 'stdout' | 'stderr'): void {}
+
+  private escalate(steps: NodeJS.Signals[], reason: string): void {
+    if (this.exited || this.escalation || this.done) return;
+    const next = (i: number) => {
+      const signal = steps[i];
+      if (signal === undefined) return;
+      this.escalation = setTimeout(() => {
+        this.escalation = null;
+        if (this.exited) return;
+        this.kill(signal, `${reason}; the server did not exit within ${this.hooks.graceMs} ms`);
+        next(i + 1);
+      }, this.hooks.graceMs);
+    };
+    next(0);
+  }
+
+  private kill(signal: NodeJS.Signals, reason: string, record = true): void {
+    if (record) this.hooks.onKill(signal, reason);
+    try {
+      this.child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  private clearEscalation(): void {
+    if (this.escalation) clearTimeout(this.escalation);
+    this.escalation = null;
+  }
+
+  private abandonPipes(): void {
+    if (this.done) return;
+    this.hooks.warn(
+      `the server exited but its stdout/stderr stayed open for ${this.hooks.graceMs} ms (held by a process it started?); stopping`,
+    );
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    this.finish(true);
+  }
+
+  private finish(forced: boolean): void {
+    if (this.done || !this.exited) {
+      if (!this.exited) return;
+    }
+    if (this.done) return;
+    this.done = true;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.clearEscalation();
+    this.hooks.onDone({ code: this.exitCode, signal: this.exitSignal, forced });
+  }
+}

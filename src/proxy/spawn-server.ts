@@ -1,0 +1,45 @@
+/**
+ * Starts the server: no shell, argv exactly as given, env and cwd inherited, three pipes.
+ * node:child_process is used directly rather than execa here: execa costs ~100 ms to import, which
+ * alone would break the startup budget of the hot path (see README, Design). The options are the ones
+ * execa would apply for `buffer: false, shell: false`.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { TapError } from '../errors.js';
+
+/** Spawn failures with the exit status a shell would give: 127 not found, 126 not executable. */
+export function spawnError(command: string, err: NodeJS.ErrnoException): TapError {
+  switch (err.code) {
+    case 'ENOENT':
+      return new TapError(
+        'COMMAND_NOT_FOUND',
+        `command not found: ${JSON.stringify(command)} (not on PATH${command.includes('/') ? ', or the path does not exist' : ''}; PATH=${process.env.PATH ?? ''})`,
+      );
+    case 'EACCES':
+    case 'EPERM':
+    case 'ENOEXEC':
+    case 'EISDIR':
+      return new TapError('NOT_EXECUTABLE', `cannot execute ${JSON.stringify(command)}: ${err.code === 'ENOEXEC' ? 'not an executable format' : 'permission denied (is it a directory, or missing the execute bit?)'}`);
+    default:
+      return new TapError('SPAWN_FAILED', `cannot start ${JSON.stringify(command)}: ${err.message}`);
+  }
+}
+
+/** Resolves once the process is running; rejects with a typed error when it cannot start. */
+export function spawnServer(command: string, args: readonly string[]): Promise<ChildProcessWithoutNullStreams> {
+  return new Promise((resolve, reject) => {
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+    } catch (err) {
+      reject(spawnError(command, err as NodeJS.ErrnoException));
+      return;
+    }
+    const onError = (err: NodeJS.ErrnoException) => reject(spawnError(command, err));
+    child.once('error', onError);
+    child.once('spawn', () => {
+      child.off('error', onError);
+      resolve(child);
+    });
+  });
+}
