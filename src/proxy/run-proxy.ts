@@ -8,6 +8,7 @@ import { constants as osConstants } from 'node:os';
 import { spawnServer } from './spawn-server.js';
 import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
+import { startWatchdog } from './watchdog.js';
 import { Observer, type RecordSink } from './observer.js';
 import { FileSink } from '../log/file-sink.js';
 import { jsonShortener } from '../framing/json-shortener.js';
@@ -82,6 +83,18 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
     throw err instanceof TapError ? err : new TapError('SPAWN_FAILED', String(err));
   }
   observer?.event('spawn', { serverPid: child.pid });
+  const watchdog = startWatchdog(child.pid ?? 0, opts.graceMs);
+  // A bug in mcp-tap must not leave the server behind: stop it, say so, exit 70.
+  process.once('uncaughtException', (err) => {
+    io.warn(`internal error: ${err.message}; stopping the server (please report this)`);
+    try {
+      process.kill(-(child.pid ?? 0), 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+    watchdog?.standDown();
+    process.exit(70);
+  });
 
   return new Promise<number>((resolve) => {
     const shutdown = new Shutdown(child, {
@@ -90,6 +103,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
       onKill: (signal, reason) => observer?.event('kill', { signal, reason }),
       onDone: ({ code, signal, forced }) => {
         for (const s of SIGNALS) process.off(s, onSignal);
+        watchdog?.standDown();
         const status = code ?? (signal ? signalExitCode(signal) : 1);
         void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then(() => resolve(status));
       },

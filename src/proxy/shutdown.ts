@@ -109,6 +109,14 @@ export class Shutdown {
     );
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
+    // the holders are in the server's process group: they go with it
+    if (this.child.pid && process.platform !== 'win32') {
+      try {
+        process.kill(-this.child.pid, 'SIGTERM');
+      } catch {
+        // group already empty
+      }
+    }
     this.finish(true);
   }
 

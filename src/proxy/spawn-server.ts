@@ -30,7 +30,8 @@ export function spawnServer(command: string, args: readonly string[]): Promise<C
   return new Promise((resolve, reject) => {
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+      // Own process group (POSIX): the watchdog and the grandchildren cleanup address the whole group.
+      child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, detached: process.platform !== 'win32' });
     } catch (err) {
       reject(spawnError(command, err as NodeJS.ErrnoException));
       return;
