@@ -7,7 +7,7 @@
 /** One line as the analysis sees it. `bytes` is the true size without the LF. */
 export interface Line {
   bytes: number;
-  /** The whole line without its LF, when bytes <= limit. */
+  /** The whole line without its LF, when bytes <= limit. May be a view of the caller's chunk: copy it to keep it past the callback. */
   data?: Buffer;
   /** When the line is longer than the limit: its first `limit` bytes. */
   head?: Buffer;
@@ -50,6 +50,12 @@ export class LineSplitter {
     const len = chunk.length;
     while (start < len) {
       const nl = chunk.indexOf(0x0a, start);
+      if (nl !== -1 && this.total === 0 && nl - start <= this.limit) {
+        // common case: a whole line inside one chunk, handed over without a copy
+        this.onLine({ bytes: nl - start, data: chunk.subarray(start, nl) });
+        start = nl + 1;
+        continue;
+      }
       const end = nl === -1 ? len : nl;
       if (end > start) this.take(chunk, start, end);
       if (nl === -1) return;
@@ -66,6 +72,11 @@ export class LineSplitter {
   /** Bytes of the line in progress (for diagnostics and tests). */
   get pendingBytes(): number {
     return this.total;
+  }
+
+  /** Bytes of the line in progress that the splitter keeps in memory (never more than the limit). */
+  get heldBytes(): number {
+    return this.held;
   }
 
   private take(chunk: Buffer, start: number, end: number): void {

@@ -1,0 +1,486 @@
+/**
+ * The one way readers (tail, ls, export, stats, check, diff, replay, mock) get records out of a log.
+ * Streams the file with bounded memory, tolerates what a live or damaged log contains (a torn last
+ * line, foreign lines, over-long lines, records of a newer format or with unknown fields) and turns files
+ * that are not logs at all into one clear InputError.
+ */
+import { open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../errors.js';
+import { escapeControl } from '../view/escape.js';
+import { describeFsError } from './file-sink.js';
+import { defaultLogDir } from './log-path.js';
+import type { LogRecord } from './record.js';
+
+/** A record and its 1-based line number in the file. */
+export interface RecordItem {
+  record: LogRecord;
+  line: number;
+}
+
+/** A line that did not yield a record, and why. */
+export interface WarningItem {
+  warning: string;
+  line: number;
+}
+
+export type ReadItem = RecordItem | WarningItem;
+
+export interface ReadOptions {
+  /** Lines longer than this are skipped with a warning, never held whole. Default 64 MiB. */
+  maxLineBytes?: number;
+  /** A file with no record among its first this many non-empty lines is not a log. Default 20. */
+  probeLines?: number;
+  /** Read size. Default 256 KiB. */
+  chunkBytes?: number;
+}
+
+/** Why a log file cannot be read at all. */
+export type LogProblem = 'missing' | 'unreadable' | 'not-a-log' | 'no-session';
+
+/** A log that cannot be used: missing, unreadable, not an mcp-tap log, or without the session asked for. */
+export class LogNotUsable extends InputError {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly problem: LogProblem,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'LogNotUsable';
+  }
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_PROBE_LINES = 20;
+/** Bytes of a line kept for messages when the line itself is not kept. */
+const HEAD_BYTES = 320;
+
+export const TORN_LAST_LINE = 'last line is incomplete (still being written?)';
+
+type Obj = Record<string, unknown>;
+
+/** The envelope every record has: an object with numeric v and seq, string session, from and kind. */
+export function isLogRecord(x: unknown): x is LogRecord {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const o = x as Obj;
+  return (
+    typeof o['v'] === 'number' &&
+    typeof o['session'] === 'string' &&
+    typeof o['seq'] === 'number' &&
+    typeof o['from'] === 'string' &&
+    typeof o['kind'] === 'string'
+  );
+}
+
+/** A line's start as one safe line of text: control characters escaped, at most `max` characters. */
+function preview(head: Buffer, max = 80): string {
+  const text = escapeControl(head.toString('utf8').replace(/\r$/, ''));
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
+
+/** What the splitter hands over for each line. */
+type RawLine =
+  | { line: number; data: Buffer; complete: boolean }
+  | { line: number; head: Buffer; bytes: number; complete: boolean; reason: 'long' | 'foreign' };
+
+/**
+ * Buffer → lines on LF, with bounded memory: a line that cannot be a record (its first non-blank byte is
+ * not `{`) or that is longer than the cap keeps only its head.
+ */
+class LogLineSplitter {
+  private parts: Buffer[] = [];
+  private held = 0;
+  private bytes = 0;
+  private head: Buffer[] = [];
+  private headLen = 0;
+  private mode: 'hold' | 'long' | 'foreign' = 'hold';
+  private sawContent = false;
+  private lineNo = 1;
+
+  constructor(private readonly cap: number) {}
+
+  push(chunk: Buffer, out: RawLine[]): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? chunk.length : nl;
+      if (end > start) this.take(chunk, start, end);
+      if (nl === -1) return;
+      out.push(this.flush(true));
+      start = nl + 1;
+    }
+  }
+
+  end(out: RawLine[]): void {
+    if (this.bytes > 0) out.push(this.flush(false));
+  }
+
+  private take(chunk: Buffer, start: number, end: number): void {
+    this.bytes += end - start;
+    if (this.headLen < HEAD_BYTES) {
+      const h = chunk.subarray(start, Math.min(end, start + HEAD_BYTES - this.headLen));
+      this.head.push(Buffer.from(h));
+      this.headLen += h.length;
+    }
+    if (this.mode !== 'hold') return;
+    if (!this.sawContent) {
+      let i = start;
+      while (i < end && isSpace(chunk[i]!)) i++;
+      if (i < end) {
+        this.sawContent = true;
+        if (chunk[i] !== 0x7b) {
+          this.drop('foreign');
+          return;
+        }
+      }
+    }
+    if (this.held + (end - start) > this.cap) {
+      this.drop('long');
+      return;
+    }
+    // a view, not a copy: the read stream hands out a fresh buffer per chunk
+    this.parts.push(chunk.subarray(start, end));
+    this.held += end - start;
+  }
+
+  private drop(mode: 'long' | 'foreign'): void {
+    this.mode = mode;
+    this.parts = [];
+    this.held = 0;
+  }
+
+  private flush(complete: boolean): RawLine {
+    const line = this.lineNo++;
+    let out: RawLine;
+    if (this.mode === 'hold') {
+      const data = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
+      out = { line, data, complete };
+    } else {
+      out = { line, head: Buffer.concat(this.head, this.headLen), bytes: this.bytes, complete, reason: this.mode };
+    }
+    this.parts = [];
+    this.held = 0;
+    this.bytes = 0;
+    this.head = [];
+    this.headLen = 0;
+    this.mode = 'hold';
+    this.sawContent = false;
+    return out;
+  }
+}
+
+/** Opens `path` for reading, with the one-line errors readers show. */
+async function openLog(path: string) {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new LogNotUsable(`no such log: ${path}`, path, 'missing', { cause: err });
+    throw new LogNotUsable(`cannot read ${path} (${describeFsError(err)})`, path, 'unreadable', { cause: err });
+  }
+  const st = await fh.stat();
+  if (!st.isFile()) {
+    await fh.close();
+    throw new LogNotUsable(`${path} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}, not a log`, path, 'unreadable');
+  }
+  return fh;
+}
+
+/**
+ * Every line of the log as a record or a warning, in file order. Throws LogNotUsable when the file is
+ * missing or unreadable, or when none of its first lines is a record (not an mcp-tap log).
+ */
+export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncGenerator<ReadItem> {
+  const cap = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const probe = opts.probeLines ?? DEFAULT_PROBE_LINES;
+  const fh = await openLog(path);
+  const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024 });
+  const splitter = new LogLineSplitter(cap);
+  let records = 0;
+  let seenLines = 0;
+  let firstLine: string | null = null;
+  // warnings before the first record wait until the file proves to be a log
+  let early: WarningItem[] = [];
+  let tornStart = false;
+
+  const notALog = () =>
+    new LogNotUsable(`${path} is not an mcp-tap log (first line: ${firstLine ?? ''})`, path, 'not-a-log');
+
+  function* judge(raw: RawLine): Generator<ReadItem> {
+    const item = classify(raw, cap);
+    if (item === null) return; // blank line
+    seenLines++;
+    if (firstLine === null) firstLine = preview('data' in raw ? raw.data.subarray(0, HEAD_BYTES) : raw.head);
+    if ('record' in item) {
+      records++;
+      if (early.length > 0) {
+        yield* early;
+        early = [];
+      }
+      yield item;
+      return;
+    }
+    if (records > 0) {
+      yield item;
+      return;
+    }
+    early.push(item);
+    tornStart = item.warning === TORN_LAST_LINE && seenLines === 1 && 'data' in raw;
+    if (seenLines >= probe) throw notALog();
+  }
+
+  try {
+    const lines: RawLine[] = [];
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      splitter.push(chunk, lines);
+      for (const raw of lines) yield* judge(raw);
+      lines.length = 0;
+    }
+    splitter.end(lines);
+    for (const raw of lines) yield* judge(raw);
+    if (records === 0 && seenLines > 0) {
+      // a log whose first record is still being written is a log; anything else without records is not
+      if (tornStart && seenLines === 1) yield* early;
+      else throw notALog();
+    }
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new LogNotUsable(`cannot read ${path} (${describeFsError(err)})`, path, 'unreadable', { cause: err });
+  } finally {
+    stream.destroy();
+    await fh.close().catch(() => {});
+  }
+}
+
+/** One line → a record, a warning, or null for a blank line. */
+function classify(raw: RawLine, cap: number): ReadItem | null {
+  const line = raw.line;
+  if ('reason' in raw) {
+    if (raw.reason === 'long') {
+      return { warning: `line of ${raw.bytes} bytes is longer than the ${cap}-byte limit; skipped`, line };
+    }
+    if (!raw.complete) return { warning: TORN_LAST_LINE, line };
+    return { warning: `not an mcp-tap record (${preview(raw.head, 40)})`, line };
+  }
+  let text = raw.data.toString('utf8');
+  if (text.endsWith('\r')) text = text.slice(0, -1);
+  if (text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    if (!raw.complete) return { warning: TORN_LAST_LINE, line };
+    return { warning: `not JSON (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
+  }
+  if (!isLogRecord(value)) return { warning: `not an mcp-tap record (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
+  return { record: value, line };
+}
+
+/** What `ls`, `export` and `stats` need to know about one session without reading its records again. */
+export interface SessionSummary {
+  id: string;
+  path: string;
+  firstSeq: number;
+  lastSeq: number;
+  /** Line numbers of the session's first and last record in the file. */
+  firstLine: number;
+  lastLine: number;
+  /** Epoch ms of the first record (the start event when there is one). */
+  start?: number;
+  /** Epoch ms of the last record. */
+  end?: number;
+  durationMs?: number;
+  records: number;
+  /** Records by kind (unknown kinds of newer formats counted under their own name). */
+  byKind: Record<string, number>;
+  /** JSON-RPC traffic: requests, responses, errors, notifications, batches and invalid lines. */
+  messages: number;
+  /** JSON-RPC error answers (batch elements included). */
+  errors: number;
+  /** tools/call results with isError: true. */
+  toolErrors: number;
+  /** Records that carry findings (notes). */
+  findings: number;
+  /** From the 'exit' event: the server's exit code and signal (null when it did not apply). */
+  exitCode?: number | null;
+  signal?: string | null;
+  /** From the 'start' event. */
+  serverName?: string;
+  command?: string;
+  args?: string[];
+  /** The session has its 'end' event (mcp-tap shut down normally). */
+  ended: boolean;
+  /** Highest format version among the session's records. */
+  v: number;
+}
+
+const MESSAGE_KINDS = new Set(['request', 'response', 'error', 'notification', 'batch', 'invalid']);
+
+export interface ListOptions extends ReadOptions {
+  /** Lines that did not yield a record (the torn last line of a live log among them). */
+  onWarning?: (w: WarningItem) => void;
+}
+
+/** One pass over the log: a summary per session, in the order the sessions first appear. Keeps no records. */
+export async function listSessions(path: string, opts: ListOptions = {}): Promise<SessionSummary[]> {
+  const sessions = new Map<string, SessionSummary>();
+  for await (const item of readRecords(path, opts)) {
+    if (!('record' in item)) {
+      opts.onWarning?.(item);
+      continue;
+    }
+    const r = item.record;
+    let s = sessions.get(r.session);
+    if (!s) {
+      s = {
+        id: r.session,
+        path,
+        firstSeq: r.seq,
+        lastSeq: r.seq,
+        firstLine: item.line,
+        lastLine: item.line,
+        records: 0,
+        byKind: {},
+        messages: 0,
+        errors: 0,
+        toolErrors: 0,
+        findings: 0,
+        ended: false,
+        v: r.v,
+      };
+      sessions.set(r.session, s);
+    }
+    addToSummary(s, r, item.line);
+  }
+  return [...sessions.values()];
+}
+
+function addToSummary(s: SessionSummary, r: LogRecord, line: number): void {
+  s.records++;
+  s.lastLine = line;
+  s.firstSeq = Math.min(s.firstSeq, r.seq);
+  s.lastSeq = Math.max(s.lastSeq, r.seq);
+  if (r.v > s.v) s.v = r.v;
+  const time = typeof r.time === 'number' && Number.isFinite(r.time) ? r.time : undefined;
+  if (time !== undefined) {
+    if (s.start === undefined || time < s.start) s.start = time;
+    if (s.end === undefined || time > s.end) s.end = time;
+    s.durationMs = s.end - s.start;
+  }
+  s.byKind[r.kind] = (s.byKind[r.kind] ?? 0) + 1;
+  if (MESSAGE_KINDS.has(r.kind)) s.messages++;
+  if (r.kind === 'error') s.errors++;
+  if (r.kind === 'batch' && Array.isArray(r.items)) {
+    for (const it of r.items as unknown[]) {
+      if (typeof it !== 'object' || it === null) continue;
+      const i = it as Obj;
+      if (i['kind'] === 'error') s.errors++;
+      if (i['isError'] === true) s.toolErrors++;
+    }
+  }
+  if (r.isError === true) s.toolErrors++;
+  if (Array.isArray(r.notes) && r.notes.length > 0) s.findings++;
+  if (r.kind !== 'event') return;
+  switch (r.event) {
+    case 'start':
+      if (time !== undefined) s.start = time;
+      if (typeof r['name'] === 'string') s.serverName = r['name'];
+      if (typeof r['command'] === 'string') s.command = r['command'];
+      if (Array.isArray(r['args'])) s.args = (r['args'] as unknown[]).map(String);
+      if (s.end !== undefined && s.start !== undefined) s.durationMs = s.end - s.start;
+      break;
+    case 'exit':
+      s.exitCode = typeof r['code'] === 'number' ? r['code'] : null;
+      s.signal = typeof r['signal'] === 'string' ? r['signal'] : null;
+      break;
+    case 'end':
+      s.ended = true;
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * Which session `which` names: 'all', 'last' (the session that started last in the file), an id, or
+ * a unique prefix of one. Throws LogNotUsable listing the sessions when it names none.
+ */
+export async function resolveSession(path: string, which: string, opts: ReadOptions = {}): Promise<SessionSummary[]> {
+  const sessions = await listSessions(path, opts);
+  if (which === 'all') return sessions;
+  if (sessions.length === 0) throw new LogNotUsable(`no sessions in ${path}`, path, 'no-session');
+  if (which === 'last') return [sessions.at(-1)!];
+  const exact = sessions.find((s) => s.id === which);
+  if (exact) return [exact];
+  const byPrefix = sessions.filter((s) => s.id.startsWith(which));
+  if (byPrefix.length === 1) return byPrefix;
+  const shown = (byPrefix.length > 1 ? byPrefix : sessions).slice(-10).map((s) => escapeControl(s.id));
+  const total = byPrefix.length > 1 ? byPrefix.length : sessions.length;
+  const more = total > shown.length ? ` (and ${total - shown.length} more)` : '';
+  const what = byPrefix.length > 1 ? `session prefix ${escapeControl(which)} is ambiguous in ${path}; it matches` : `no session ${escapeControl(which)} in ${path}; sessions there`;
+  throw new LogNotUsable(`${what}: ${shown.join(', ')}${more}`, path, 'no-session');
+}
+
+export interface SessionReadOptions extends ReadOptions {
+  /** Lines that did not yield a record (they belong to no known session, so all of them are reported). */
+  onWarning?: (w: WarningItem) => void;
+}
+
+/**
+ * The records of one session ('last', an id or a unique id prefix) or of all sessions ('all'), in file
+ * order. Two passes over the file for a single session, so memory stays bounded.
+ */
+export async function* readSession(path: string, which: string, opts: SessionReadOptions = {}): AsyncGenerator<LogRecord> {
+  let id: string | null = null;
+  if (which !== 'all') {
+    const [s] = await resolveSession(path, which, { ...opts });
+    id = s!.id;
+  }
+  for await (const item of readRecords(path, opts)) {
+    if (!('record' in item)) {
+      opts.onWarning?.(item);
+      continue;
+    }
+    if (id === null || item.record.session === id) yield item.record;
+  }
+}
+
+/** A log file in a directory, for `ls` and for picking the default log. */
+export interface LogFileInfo {
+  path: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/** The `*.jsonrpc.log` files in `dir`, most recently modified first (rotated copies `.1`, `.2` are left out). */
+export async function listLogs(dir: string = defaultLogDir()): Promise<LogFileInfo[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: LogFileInfo[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.jsonrpc.log')) continue;
+    const path = join(dir, name);
+    try {
+      const st = await stat(path);
+      if (st.isFile()) out.push({ path, mtimeMs: st.mtimeMs, size: st.size });
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+}
+
+/** The most recently written log in `dir` (default: the default log directory): what readers use without a file argument. */
+export async function findLatestLog(dir: string = defaultLogDir()): Promise<string> {
+  const [latest] = await listLogs(dir);
+  if (!latest) throw new InputError(`no logs in ${dir}; run mcp-tap -- <server> first`);
+  return latest.path;
+}
