@@ -1,0 +1,75 @@
+/** Finds the config files that exist for the chosen hosts (or the one named with --config) and reads them. */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { InputError, UsageError } from '../errors.js';
+import { readConfigText } from './config-io.js';
+import { parseConfigTree, valueOf } from './jsonc-tree.js';
+import { configFileLocations, hostLocations } from './locations.js';
+import { HOST_IDS, type HostEnv, type HostId, type ServersLocation } from './types.js';
+
+/** A config file that exists, its text, and the server objects to look at inside it. */
+export interface ConfigFile {
+  file: string;
+  text: string;
+  locations: ServersLocation[];
+}
+
+/** The HostEnv of this process; `project` overrides the current directory for project-level configs. */
+export function processHostEnv(project?: string): HostEnv {
+  return {
+    platform: process.platform,
+    home: process.env.HOME || process.env.USERPROFILE || homedir(),
+    cwd: resolve(project ?? process.cwd()),
+    env: process.env,
+  };
+}
+
+/** `--host` value → host ids (default and `all`: every host). */
+export function parseHosts(value: string | undefined): HostId[] {
+  if (value === undefined || value === 'all') return [...HOST_IDS];
+  const out: HostId[] = [];
+  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (part === 'all') return [...HOST_IDS];
+    if (!(HOST_IDS as readonly string[]).includes(part)) {
+      throw new UsageError(`unknown host "${part}" (one of: ${HOST_IDS.join(', ')}, all)`);
+    }
+    if (!out.includes(part as HostId)) out.push(part as HostId);
+  }
+  if (out.length === 0) throw new UsageError('--host needs a value');
+  return out;
+}
+
+/** Config files to work on, plus every path that was looked at (for "nothing found" messages). */
+export async function discoverConfigs(
+  opts: { host?: string; config?: string },
+  h: HostEnv,
+  read: (file: string) => Promise<string | undefined> = readConfigText,
+): Promise<{ found: ConfigFile[]; looked: string[] }> {
+  if (opts.config !== undefined) {
+    const file = resolve(h.cwd, opts.config);
+    const text = await read(file);
+    if (text === undefined) throw new InputError(`no such config file: ${file}`);
+    const host = opts.host === undefined || opts.host === 'all' ? undefined : parseHosts(opts.host);
+    if (host && host.length > 1) throw new UsageError('--config goes with at most one --host');
+    const tree = parseConfigTree(text, file);
+    const root = tree ? valueOf(tree) : undefined;
+    return { found: [{ file, text, locations: configFileLocations(file, root, host?.[0], h) }], looked: [file] };
+  }
+  const byFile = new Map<string, ConfigFile>();
+  const looked: string[] = [];
+  for (const host of parseHosts(opts.host)) {
+    for (const loc of hostLocations(host, h)) {
+      if (!looked.includes(loc.file)) looked.push(loc.file);
+      let cf = byFile.get(loc.file);
+      if (!cf) {
+        const text = await read(loc.file);
+        if (text === undefined) continue;
+        cf = { file: loc.file, text, locations: [] };
+        byFile.set(loc.file, cf);
+      }
+      const key = JSON.stringify(loc.serversPath);
+      if (!cf.locations.some((l) => JSON.stringify(l.serversPath) === key)) cf.locations.push(loc);
+    }
+  }
+  return { found: [...byFile.values()], looked };
+}

@@ -1,0 +1,100 @@
+/**
+ * What kind of server entry a config holds: a stdio server mcp-tap can wrap, one it already wraps, a
+ * remote (HTTP/SSE) server it cannot sit in front of, or something malformed. Pure, on parsed values.
+ */
+
+/** The original command line of a stdio server. */
+export interface CommandLine {
+  command: string;
+  args: string[];
+}
+
+export type EntryKind =
+  | { kind: 'stdio'; command: string; args: string[] | undefined }
+  | {
+      kind: 'wrapped';
+      /** The server command mcp-tap runs, when it can be told from the arguments. */
+      original: CommandLine | undefined;
+      /** Index in args of the server command (everything before it belongs to mcp-tap). */
+      originalIndex: number;
+    }
+  | { kind: 'remote'; reason: string }
+  | { kind: 'invalid'; reason: string };
+
+const REMOTE_TYPES = new Set(['http', 'sse', 'streamable-http', 'streamablehttp', 'ws', 'websocket']);
+
+/** mcp-tap proxy options that take a value (so the server command is not mistaken for one). */
+const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace']);
+
+function programName(path: string): string {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  return base.replace(/\.(m?js|cjs|cmd|exe|ps1|bat)$/i, '').toLowerCase();
+}
+
+function isTapPackageSpec(arg: string): boolean {
+  return /^mcp-tap(@[^/]*)?$/.test(arg);
+}
+
+/** Index in args where mcp-tap's own options start, when command+args start mcp-tap; else undefined. */
+export function tapOptionsStart(command: string, args: readonly string[]): number | undefined {
+  const prog = programName(command);
+  if (prog === 'mcp-tap') return 0;
+  if ((prog === 'node' || prog === 'nodejs') && args[0] !== undefined && programName(args[0]) === 'mcp-tap') return 1;
+  if (prog === 'npx' || prog === 'bunx' || prog === 'pnpx') {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a.startsWith('-')) continue;
+      return isTapPackageSpec(a) ? i + 1 : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Index of the server command among a wrapped entry's args (after `--`, or after mcp-tap's options). */
+export function serverCommandIndex(args: readonly string[], start: number): number | undefined {
+  for (let i = start; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return i + 1 < args.length ? i + 1 : undefined;
+    if (VALUE_OPTIONS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    return i;
+  }
+  return undefined;
+}
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+/** Classifies one entry of a host's servers object. */
+export function classifyEntry(entry: unknown): EntryKind {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return { kind: 'invalid', reason: 'not an object' };
+  const e = entry as Record<string, unknown>;
+  const type = typeof e.type === 'string' ? e.type : undefined;
+  if (typeof e.url === 'string' || typeof e.serverUrl === 'string' || (type !== undefined && REMOTE_TYPES.has(type.toLowerCase()))) {
+    return { kind: 'remote', reason: `${type ?? 'HTTP/SSE'} server (${String(e.url ?? e.serverUrl ?? 'url')}): mcp-tap relays stdio only` };
+  }
+  if (type !== undefined && type !== 'stdio') return { kind: 'invalid', reason: `type "${type}" is not stdio` };
+  if (typeof e.command !== 'string' || e.command === '') return { kind: 'invalid', reason: 'no command' };
+  if (e.args !== undefined && !isStringArray(e.args)) return { kind: 'invalid', reason: 'args is not a list of strings' };
+  const args = e.args as string[] | undefined;
+  const start = tapOptionsStart(e.command, args ?? []);
+  if (start !== undefined) {
+    const idx = serverCommandIndex(args ?? [], start);
+    return {
+      kind: 'wrapped',
+      original: idx === undefined ? undefined : { command: args![idx]!, args: args!.slice(idx + 1) },
+      originalIndex: idx ?? -1,
+    };
+  }
+  return { kind: 'stdio', command: e.command, args };
+}
+
+/** A log-file-safe form of an entry name for `--name` (the name itself when it is already safe). */
+export function tapName(entryName: string): string {
+  const safe = entryName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 80);
+  return safe || 'server';
+}

@@ -1,0 +1,86 @@
+/**
+ * Where each host keeps its MCP server configuration, per operating system. Pure: paths are computed
+ * from an injected HostEnv; whether the files exist is decided by the caller (discover.ts).
+ */
+import { posix, win32 } from 'node:path';
+import type { HostEnv, HostId, ServersLocation } from './types.js';
+
+function pathApi(platform: NodeJS.Platform): typeof posix {
+  return platform === 'win32' ? win32 : posix;
+}
+
+/** Electron's and VS Code's per-user application data directory (where Claude Desktop and Code keep settings). */
+export function appDataDir(h: HostEnv): string {
+  const p = pathApi(h.platform);
+  if (h.platform === 'win32') return h.env.APPDATA || p.join(h.home, 'AppData', 'Roaming');
+  if (h.platform === 'darwin') return p.join(h.home, 'Library', 'Application Support');
+  const xdg = h.env.XDG_CONFIG_HOME;
+  return xdg && p.isAbsolute(xdg) ? xdg : p.join(h.home, '.config');
+}
+
+/** Claude Code's ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json when that variable is set). */
+export function claudeCodeUserFile(h: HostEnv): string {
+  const p = pathApi(h.platform);
+  const dir = h.env.CLAUDE_CONFIG_DIR && p.isAbsolute(h.env.CLAUDE_CONFIG_DIR) ? h.env.CLAUDE_CONFIG_DIR : h.home;
+  return p.join(dir, '.claude.json');
+}
+
+/** Every place a host may keep server entries, whether or not the file exists. */
+export function hostLocations(host: HostId, h: HostEnv): ServersLocation[] {
+  const p = pathApi(h.platform);
+  const project = p.resolve(h.cwd);
+  switch (host) {
+    case 'claude-desktop':
+      return [
+        { host, scope: 'user', file: p.join(appDataDir(h), 'Claude', 'claude_desktop_config.json'), serversPath: ['mcpServers'] },
+      ];
+    case 'claude-code': {
+      const user = claudeCodeUserFile(h);
+      return [
+        { host, scope: 'user', file: user, serversPath: ['mcpServers'] },
+        { host, scope: 'local', file: user, serversPath: ['projects', project, 'mcpServers'] },
+        { host, scope: 'project', file: p.join(project, '.mcp.json'), serversPath: ['mcpServers'] },
+      ];
+    }
+    case 'cursor':
+      return [
+        { host, scope: 'user', file: p.join(h.home, '.cursor', 'mcp.json'), serversPath: ['mcpServers'] },
+        { host, scope: 'project', file: p.join(project, '.cursor', 'mcp.json'), serversPath: ['mcpServers'] },
+      ];
+    case 'vscode':
+      return [
+        { host, scope: 'user', file: p.join(appDataDir(h), 'Code', 'User', 'mcp.json'), serversPath: ['servers'] },
+        { host, scope: 'project', file: p.join(project, '.vscode', 'mcp.json'), serversPath: ['servers'] },
+      ];
+    case 'windsurf':
+      return [
+        { host, scope: 'user', file: p.join(h.home, '.codeium', 'windsurf', 'mcp_config.json'), serversPath: ['mcpServers'] },
+      ];
+  }
+}
+
+/**
+ * The locations inside a file named with --config: the host's convention when --host names one, else
+ * guessed from the file (a `.claude.json` holds user and per-project entries; `servers` is VS Code's key).
+ */
+export function configFileLocations(
+  file: string,
+  root: unknown,
+  host: HostId | undefined,
+  h: HostEnv,
+): ServersLocation[] {
+  const p = pathApi(h.platform);
+  const base = p.basename(file);
+  const obj = root !== null && typeof root === 'object' && !Array.isArray(root) ? (root as Record<string, unknown>) : {};
+  if (host === 'claude-code' || (host === undefined && base === '.claude.json')) {
+    return [
+      { host: 'claude-code', scope: 'user', file, serversPath: ['mcpServers'] },
+      { host: 'claude-code', scope: 'local', file, serversPath: ['projects', p.resolve(h.cwd), 'mcpServers'] },
+    ];
+  }
+  if (host !== undefined) {
+    return [{ host, scope: 'config', file, serversPath: [host === 'vscode' ? 'servers' : 'mcpServers'] }];
+  }
+  const key = !('mcpServers' in obj) && 'servers' in obj ? 'servers' : 'mcpServers';
+  return [{ host: 'custom', scope: 'config', file, serversPath: [key] }];
+}

@@ -1,0 +1,40 @@
+/** Shared shapes for host integration (wrap, unwrap, doctor). */
+
+/** The MCP hosts whose configuration files mcp-tap knows how to find. */
+export const HOST_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf'] as const;
+export type HostId = (typeof HOST_IDS)[number];
+
+/** Everything discovery depends on, injected so tests run against temporary directories. */
+export interface HostEnv {
+  platform: NodeJS.Platform;
+  home: string;
+  /** The project whose project-level configs (.mcp.json, .vscode/mcp.json, ...) are considered. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Where one object of server entries lives: a file and the JSON path of the object inside it. */
+export interface ServersLocation {
+  host: HostId | 'custom';
+  /** user, project, local (Claude Code's per-project entries in ~/.claude.json), or config (--config). */
+  scope: 'user' | 'project' | 'local' | 'config';
+  file: string;
+  /** JSON path of the object whose properties are the server entries, e.g. ['mcpServers']. */
+  serversPath: (string | number)[];
+}
+
+/** How mcp-tap itself is started from a host config: `command` plus the arguments before mcp-tap's own. */
+export interface Launcher {
+  command: string;
+  /** Arguments that select mcp-tap before its options: [] for the script itself, [script] for node, ['-y', 'mcp-tap'] for npx. */
+  prefixArgs: string[];
+  /** Which of the three forms this is (reported to the user). */
+  form: 'script' | 'node' | 'npx';
+}
+
+/** One textual replacement in a config file; offsets into the original text. */
+export interface TextEdit {
+  offset: number;
+  length: number;
+  content: string;
+}
