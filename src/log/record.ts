@@ -35,7 +35,12 @@ export interface BatchItem {
   method?: string;
   reqSeq?: number;
   ms?: number;
+  target?: string;
   isError?: true;
+  cancelled?: true;
+  inputRequired?: true;
+  retryOf?: number;
+  exchangeMs?: number;
   notes?: Note[];
 }
 
@@ -102,6 +107,10 @@ export interface LogRecord {
   target?: string;
   /** A tools/call result with isError: true. */
   isError?: true;
+  /** Answers: the request was cancelled (notifications/cancelled) before this answer came. */
+  cancelled?: true;
+  /** 2026-07-28: this answer is an `input_required` result; the client is expected to retry. */
+  inputRequired?: true;
   /** Batch elements. */
   items?: BatchItem[];
   /** 2026-07-28: this request retries an `input_required` answer; seq of the first request of the exchange. */

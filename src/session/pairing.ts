@@ -1,0 +1,166 @@
+/**
+ * Requests waiting for their answer, one table per sending side. Ids compare with their type (Map keys:
+ * `1` ≠ `"1"`); when one id is pending twice, answers pair first in, first out. Memory is bounded: past
+ * `capacity` pending entries the oldest is evicted (and still paired if its answer comes while it is
+ * remembered), and answered requests are remembered in a bounded map for `duplicate-answer`.
+ */
+import type { RequestId } from '../protocol/jsonrpc.js';
+import { BoundedMap } from './bounded-map.js';
+
+/** An open multi-round exchange (2026-07-28 input_required → retry). */
+export interface Exchange {
+  /** Seq of the first request of the exchange. */
+  firstSeq: number;
+  firstTime: number;
+  method: string;
+  target?: string;
+  /** The requestState of the last input_required answer, echoed by the retry. */
+  requestState?: string;
+}
+
+/** One request as the analysis remembers it. */
+export interface PendingEntry {
+  id: RequestId;
+  method: string;
+  /** Seq of the record that carried the request (the batch record for batch elements). */
+  seq: number;
+  time: number;
+  target?: string;
+  /** `params._meta.progressToken`, when the request asked for progress. */
+  token?: RequestId;
+  /** A notifications/cancelled referred to it. */
+  cancelled?: boolean;
+  /** This request retries an input_required answer. */
+  exchange?: Exchange;
+  /** Seq of the record that answered it, once answered. */
+  answerSeq?: number;
+  /** Dropped from the pending table because it was full. */
+  evicted?: boolean;
+  /** Set by the table while the entry is pending. */
+  open?: boolean;
+  /** The next request pending with the same id (FIFO). */
+  next?: PendingEntry;
+}
+
+/** What an answer's id matched. */
+export type Match =
+  | { status: 'pending'; entry: PendingEntry }
+  | { status: 'evicted'; entry: PendingEntry }
+  | { status: 'answered'; entry: PendingEntry }
+  | { status: 'unknown' };
+
+const UNKNOWN: Match = { status: 'unknown' };
+
+/** Pending and recently answered requests of one side. */
+export class RequestTable {
+  private readonly pending = new Map<RequestId, PendingEntry>();
+  private readonly done: BoundedMap<RequestId, PendingEntry>;
+  /** Pending entries in arrival order (closed ones are skipped, and swept out now and then). */
+  private order: PendingEntry[] = [];
+  private orderHead = 0;
+  private count = 0;
+  /** Pending entries dropped because the table was full. */
+  evicted = 0;
+
+  constructor(private readonly capacity: number, doneCapacity = Math.max(capacity, 1024)) {
+    this.done = new BoundedMap(doneCapacity);
+  }
+
+  /** Requests waiting for an answer. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The newest pending request with this id, if any (for id-reused). */
+  pendingLast(id: RequestId): PendingEntry | undefined {
+    let e = this.pending.get(id);
+    while (e?.next) e = e.next;
+    return e;
+  }
+
+  /** The oldest pending request with this id, if any (the one an answer or a cancel refers to). */
+  pendingFirst(id: RequestId): PendingEntry | undefined {
+    return this.pending.get(id);
+  }
+
+  /** The last answered (or evicted) request with this id, while it is remembered. */
+  recent(id: RequestId): PendingEntry | undefined {
+    return this.done.get(id);
+  }
+
+  /** Tracks a request; returns the entry evicted to make room, if any. */
+  add(entry: PendingEntry): PendingEntry | undefined {
+    entry.open = true;
+    this.order.push(entry);
+    const head = this.pending.get(entry.id);
+    if (head) {
+      let last = head;
+      while (last.next) last = last.next;
+      last.next = entry;
+    } else {
+      this.pending.set(entry.id, entry);
+    }
+    this.count++;
+    if (this.order.length > 2 * this.count + 1024) this.sweep();
+    if (this.count <= this.capacity) return undefined;
+    // The oldest open entry is always the head of its id's chain (chains are in arrival order).
+    let victim: PendingEntry | undefined;
+    while (this.orderHead < this.order.length) {
+      const e = this.order[this.orderHead++]!;
+      if (e.open) {
+        victim = e;
+        break;
+      }
+    }
+    if (!victim) return undefined;
+    this.unlinkHead(victim);
+    victim.evicted = true;
+    this.done.set(victim.id, victim);
+    this.evicted++;
+    return victim;
+  }
+
+  /** Pairs an answer with the oldest pending request of that id (or a remembered one). */
+  take(id: RequestId): Match {
+    const head = this.pending.get(id);
+    if (head) {
+      this.unlinkHead(head);
+      this.done.set(id, head);
+      return { status: 'pending', entry: head };
+    }
+    const d = this.done.get(id);
+    if (!d) return UNKNOWN;
+    if (d.evicted) {
+      d.evicted = false;
+      return { status: 'evicted', entry: d };
+    }
+    return { status: 'answered', entry: d };
+  }
+
+  /** All pending requests, oldest first. */
+  list(): PendingEntry[] {
+    const all: PendingEntry[] = [];
+    for (const head of this.pending.values()) for (let e: PendingEntry | undefined = head; e; e = e.next) all.push(e);
+    return all.sort((a, b) => a.seq - b.seq);
+  }
+
+  private unlinkHead(head: PendingEntry): PendingEntry {
+    if (head.next) this.pending.set(head.id, head.next);
+    else this.pending.delete(head.id);
+    head.next = undefined;
+    head.open = false;
+    this.count--;
+    return head;
+  }
+
+  /** Drops closed entries from the arrival order (amortised: runs when they outnumber open ones). */
+  private sweep(): void {
+    const kept: PendingEntry[] = [];
+    for (let i = this.orderHead; i < this.order.length; i++) {
+      const e = this.order[i]!;
+      if (e.open) kept.push(e);
+    }
+    this.order = kept;
+    this.orderHead = 0;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * docs/log-format.md is the public contract: its example records must be valid records, it must show
+ * every kind and every event, and it must document exactly the note codes the analysis can emit.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { EVENT_NAMES, KINDS, validateRecord } from '../../src/log/validate-record.js';
+import { NOTE_CODE_LIST } from '../../src/session/findings.js';
+
+const doc = readFileSync(new URL('../../docs/log-format.md', import.meta.url), 'utf8');
+const fences = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const examples = fences.map((f) => JSON.parse(f.trim()) as Record<string, unknown>);
+
+describe('docs/log-format.md', () => {
+  it('has example records, one JSON line per fence', () => {
+    expect(fences.length).toBeGreaterThan(20);
+    for (const f of fences) expect(f.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('every example is a valid record', () => {
+    for (const ex of examples) expect({ record: ex, problems: validateRecord(ex) }).toEqual({ record: ex, problems: [] });
+  });
+
+  it('shows every kind and every event name', () => {
+    const kinds = new Set(examples.map((e) => e['kind']));
+    for (const k of KINDS) expect(kinds, `kind ${k}`).toContain(k);
+    const events = new Set(examples.map((e) => e['event']));
+    for (const e of EVENT_NAMES) expect(events, `event ${e}`).toContain(e);
+    for (const e of EVENT_NAMES) expect(doc).toContain(`| \`${e}\` |`);
+  });
+
+  it('documents exactly the note codes the analysis can emit', () => {
+    const table = doc.slice(doc.indexOf('## Notes'));
+    const documented = [...table.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+    expect([...documented].sort()).toEqual([...NOTE_CODE_LIST].sort());
+    for (const ex of examples) {
+      for (const n of (ex['notes'] as { code: string }[] | undefined) ?? []) expect(NOTE_CODE_LIST).toContain(n.code);
+    }
+  });
+
+  it('states the versioning rule and byte counting', () => {
+    expect(doc).toMatch(/must ignore fields they do not know/);
+    expect(doc).toMatch(/must accept records with a higher `v`/);
+    expect(doc).toMatch(/\*\*without\*\* its terminating LF/);
+  });
+});
