@@ -26,6 +26,7 @@ export type LossReason = 'queue-full' | 'write-failed' | 'file-removed';
 type Pending = { text: string; bytes: number };
 
 const RETRY_MS = 1000;
+const FLUSH_DELAY_MS = 5;
 
 /** Creates the directory 0700 and opens the file 0600 for appending; warns when an existing one is looser. */
 export function openLogFile(path: string, warn: (m: string) => void): number {
@@ -39,7 +40,7 @@ export function openLogFile(path: string, warn: (m: string) => void): number {
     const st = fs.statSync(path);
     existed = true;
     if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
-    if ((st.mode & 0o077) !== 0) {
+    if (st.isFile() && (st.mode & 0o077) !== 0) {
       warn(`log file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); it may hold secrets — chmod 600 it`);
     }
   } catch (err) {
@@ -82,6 +83,8 @@ export class FileSink {
   private writing = false;
   private size = 0;
   private broken = false;
+  /** A failure was announced and no write has succeeded since: further failures stay quiet. */
+  private outage = false;
   private retryAt = 0;
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
@@ -147,7 +150,8 @@ export class FileSink {
         return false;
       }
     }
-    const bytes = Buffer.byteLength(text);
+    // string length, not byte length: a bound on memory, counted without scanning the text
+    const bytes = text.length;
     if (this.queued + bytes > this.maxQueueBytes && this.queued > 0) {
       this.lose(1, 'queue-full');
       return false;
@@ -167,6 +171,12 @@ export class FileSink {
       this.closed = true;
       if (this.timer) clearInterval(this.timer);
     }
+    if (this.flushTimer) {
+      // a flush is scheduled but no write is in flight: write the rest now
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+      this.writing = false;
+    }
     if (!this.writing) this.finishCloseIfNeeded();
     if (this.fd === null) return Promise.resolve();
     return new Promise((resolve) => this.closeWaiters.push(resolve));
@@ -174,9 +184,15 @@ export class FileSink {
 
   private closeWaiters: Array<() => void> = [];
 
+  private flushTimer: NodeJS.Timeout | null = null;
+
   private flushSoon(): void {
     this.writing = true;
-    setImmediate(() => this.flush());
+    // Coalesce: one write per few milliseconds instead of one per event-loop turn; tail -f barely notices.
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flush();
+    }, FLUSH_DELAY_MS);
   }
 
   private flush(): void {
@@ -211,6 +227,10 @@ export class FileSink {
         return;
       }
       this.size += n;
+      if (this.outage) {
+        this.outage = false;
+        this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
+      }
       if (offset + n < buf.length) {
         this.writeAll(buf, offset + n, count, bytes);
         return;
@@ -234,7 +254,8 @@ export class FileSink {
         else if (rest.length > 0) this.lose(rest.length, 'write-failed');
       } catch (err) {
         this.lose(rest.length, 'write-failed');
-        this.opts.warn(`log write failed at exit (${describeFsError(err)}); ${rest.length} records lost`);
+        if (!this.outage) this.opts.warn(`log write failed at exit (${describeFsError(err)}); ${rest.length} records lost`);
+        this.outage = true;
       }
       try {
         fs.closeSync(this.fd);
@@ -255,8 +276,10 @@ export class FileSink {
   }
 
   private fail(message: string): void {
-    if (!this.broken) this.opts.warn(message);
+    // one warning per outage: a disk that stays full must not repeat it at every retry
+    if (!this.broken && !this.outage) this.opts.warn(message);
     this.broken = true;
+    this.outage = true;
     this.retryAt = Date.now() + RETRY_MS;
     // what is queued cannot be written through this fd
     if (this.queue.length > 0) {
@@ -281,7 +304,6 @@ export class FileSink {
       this.ino = st.ino;
       this.size = st.size;
       this.broken = false;
-      this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
       return true;
     } catch {
       this.retryAt = Date.now() + RETRY_MS;

@@ -41,7 +41,7 @@ export class Observer {
 
   constructor(private readonly opts: ObserverOptions) {
     this.now = opts.now ?? preciseNow;
-    this.session = new Session({ id: opts.sessionId, maxLogBytes: opts.maxLogBytes } as { id: string }, (o) => this.emit(o));
+    this.session = new Session({ id: opts.sessionId, maxLogBytes: opts.maxLogBytes }, (o) => this.emit(o));
     const mk = (fn: (line: Line) => void) => new LineSplitter(opts.maxLogBytes, fn, opts.shortener);
     this.client = mk((line) => this.guard(line, () => this.session.onLine('client', line, this.chunkTime)));
     this.server = mk((line) => this.guard(line, () => this.session.onLine('server', line, this.chunkTime)));
