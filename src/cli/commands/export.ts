@@ -1,0 +1,82 @@
+/** `mcp-tap export`: a session as Markdown for a bug report, or its records as JSON / JSON Lines; redacted by default. */
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { LogRecord } from '../../log/record.js';
+import { jsonChunks, jsonlChunks } from '../../transcript/json-export.js';
+import { DEFAULT_MAX_BODY, markdownChunks } from '../../transcript/markdown.js';
+import { collect, openInput } from '../../transcript/read-input.js';
+import { RecordRedactor } from '../../transcript/redact.js';
+import { collectOption, redactOptionsFrom, type RedactFlags } from '../../transcript/redact-options.js';
+import { writeOutput } from '../../transcript/write-output.js';
+import { VERSION } from '../../version.js';
+import { warn } from '../stderr.js';
+
+interface ExportCliOptions extends RedactFlags {
+  session: string;
+  format: string;
+  output?: string;
+  redact: boolean;
+  maxBody: string;
+}
+
+const FORMATS = ['md', 'json', 'jsonl', 'html'] as const;
+type Format = (typeof FORMATS)[number];
+
+async function* redacted(records: AsyncIterable<LogRecord>, redactor: RecordRedactor | null): AsyncGenerator<LogRecord> {
+  for await (const r of records) yield redactor ? redactor.next(r) : r;
+}
+
+export function define(program: Command): void {
+  program
+    .command('export')
+    .summary('a session as Markdown for a bug report, or as JSON / JSON Lines (redacted)')
+    .description(
+      'Writes a session of a log (default: the last session of the most recent log) as Markdown to paste into an issue — ' +
+        'header, summary, the conversation with folded bodies, the server\'s stderr — or its records as JSON or JSON Lines. ' +
+        'Secrets are redacted unless --no-redact: secret-named keys, token shapes, secret command-line flags, and the values ' +
+        'of secret-looking environment variables of this shell. See docs/export.md.',
+    )
+    .argument('[file]', 'the log file (default: the most recently written log in the default log directory)')
+    .option('--session <which>', "'last', 'all', or a session id (or unique prefix)", 'last')
+    .option('--format <format>', 'md, json, jsonl or html (a self-contained waterfall report: docs/report.md)', 'md')
+    .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout')
+    .option('--no-redact', 'keep every value as logged (the output may contain secrets)')
+    .option('--redact-key <name>', 'also redact values under this key (repeatable)', collectOption)
+    .option('--redact-pattern <regex>', 'also redact matches of this regular expression, /re/flags allowed (repeatable)', collectOption)
+    .option('--redact-env <NAME>', 'also redact the value of this environment variable (repeatable)', collectOption)
+    .option('--max-body <chars>', 'Markdown: shorten bodies longer than this', String(DEFAULT_MAX_BODY))
+    .action(async (file: string | undefined, opts: ExportCliOptions) => {
+      const format = opts.format.toLowerCase();
+      if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`);
+      if (!/^\d+$/.test(opts.maxBody) || Number(opts.maxBody) < 200) throw new UsageError(`--max-body takes a number of characters ≥ 200, got ${JSON.stringify(opts.maxBody)}`);
+      if (!opts.redact && (opts.redactKey || opts.redactPattern || opts.redactEnv)) {
+        throw new UsageError('--no-redact cannot be combined with --redact-key, --redact-pattern or --redact-env');
+      }
+      const redactor = opts.redact ? new RecordRedactor(redactOptionsFrom(opts)) : null;
+      const input = await openInput({ file, session: opts.session, warn });
+      const records = redacted(input.records, redactor);
+      const chunks = await render(format as Format, records, { redacted: redactor !== null, maxBody: Number(opts.maxBody) });
+      await writeOutput(opts.output, chunks);
+      if (opts.output !== undefined && opts.output !== '-' && !opts.redact) warn(`${opts.output} is NOT redacted: check it before you share it`);
+    });
+}
+
+async function render(format: Format, records: AsyncGenerator<LogRecord>, o: { redacted: boolean; maxBody: number }): Promise<Iterable<string> | AsyncIterable<string>> {
+  switch (format) {
+    case 'jsonl':
+      return jsonlChunks(records);
+    case 'json':
+      return jsonChunks(records);
+    case 'md': {
+      // Markdown pairs answers with their requests across the session, so it needs the session whole
+      const all = await collect(records);
+      return markdownChunks(all, { redacted: o.redacted, exporterVersion: VERSION, maxBody: o.maxBody });
+    }
+    case 'html': {
+      // the waterfall report (src/report) also needs the session whole; loaded only when asked for
+      const all = await collect(records);
+      const { reportChunks } = await import('../../report/page.js');
+      return reportChunks(all, { redacted: o.redacted, exporterVersion: VERSION });
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Command-line redaction settings → RedactOptions: `--redact-key`, `--redact-pattern` (checked here so
+ * a bad regex is one clear usage error), `--redact-env`, and the secret-looking variables of the
+ * environment mcp-tap runs in. Shared by every exporter (Markdown, JSON, HTML).
+ */
+import { UsageError } from '../errors.js';
+import { secretEnvValues, type RedactOptions } from './redact.js';
+
+export interface RedactFlags {
+  redactKey?: string[];
+  redactPattern?: string[];
+  redactEnv?: string[];
+}
+
+/** A user pattern: `regex` or `/regex/flags` (flags among i, m, s, u). */
+export function parseUserPattern(text: string): RegExp {
+  const slashed = /^\/([\s\S]+)\/([a-z]*)$/.exec(text);
+  const source = slashed ? slashed[1]! : text;
+  const flags = slashed ? slashed[2]! : '';
+  if (/[^imsu]/.test(flags)) throw new UsageError(`--redact-pattern ${JSON.stringify(text)}: flags may be i, m, s, u`);
+  let re: RegExp;
+  try {
+    re = new RegExp(source, `${flags}g`);
+  } catch (err) {
+    throw new UsageError(`--redact-pattern ${JSON.stringify(text)} is not a valid regular expression (${(err as Error).message})`);
+  }
+  if (re.test('')) throw new UsageError(`--redact-pattern ${JSON.stringify(text)} matches the empty string`);
+  return re;
+}
+
+/** The options for redactRecord and friends, from flags and the environment. */
+export function redactOptionsFrom(flags: RedactFlags, env: NodeJS.ProcessEnv = process.env): RedactOptions {
+  for (const name of flags.redactEnv ?? []) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--redact-env takes the NAME of an environment variable, got ${JSON.stringify(name)}`);
+  }
+  for (const key of flags.redactKey ?? []) {
+    if (key.trim() === '') throw new UsageError('--redact-key needs a key name');
+  }
+  return {
+    keys: flags.redactKey ?? [],
+    patterns: (flags.redactPattern ?? []).map(parseUserPattern),
+    values: secretEnvValues(env, flags.redactEnv ?? []),
+  };
+}
+
+/** For commander: collects a repeatable option into an array. */
+export function collectOption(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

@@ -1,0 +1,79 @@
+/**
+ * The I/O edge of export and stats: text to a file (atomically, mode 0600 — an export may hold secrets)
+ * or to stdout (with backpressure; control characters escaped when stdout is a terminal; a closed pipe
+ * such as `| head` ends the output quietly).
+ */
+import { once } from 'node:events';
+import { open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { TapError } from '../errors.js';
+import { describeFsError } from '../log/file-sink.js';
+import { escapeControl } from '../view/escape.js';
+
+type Chunks = Iterable<string> | AsyncIterable<string>;
+
+/** Control characters made visible line by line (newlines kept), for text bound for a terminal. */
+export function escapeForTerminal(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => escapeControl(line))
+    .join('\n');
+}
+
+/** Writes the chunks to `path` through a temporary file in the same directory, then renames it into place. */
+export async function writeFileAtomic(path: string, chunks: Chunks): Promise<void> {
+  const target = resolve(path);
+  const existing = await stat(target).catch(() => null);
+  if (existing?.isDirectory()) throw new TapError('BAD_INPUT', `cannot write ${path}: it is a directory`);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let fh;
+  try {
+    fh = await open(tmp, 'wx', 0o600);
+  } catch (err) {
+    throw new TapError('BAD_INPUT', `cannot write ${path} (${describeFsError(err)})`, { cause: err });
+  }
+  try {
+    for await (const chunk of chunks) await fh.write(chunk);
+    await fh.sync();
+    await fh.close();
+    fh = undefined;
+    await rename(tmp, target);
+  } catch (err) {
+    await fh?.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    if (err instanceof TapError) throw err;
+    throw new TapError('BAD_INPUT', `cannot write ${path} (${describeFsError(err)})`, { cause: err });
+  }
+}
+
+/** Writes the chunks to a stream, waiting for 'drain'; returns quietly when the reader has gone (EPIPE). */
+export async function writeStream(out: NodeJS.WritableStream & { isTTY?: boolean }, chunks: Chunks): Promise<void> {
+  const tty = out.isTTY === true;
+  let gone = false;
+  let failure: NodeJS.ErrnoException | undefined;
+  // stays attached: a pipe's EPIPE may arrive after the last write returned
+  out.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') gone = true;
+    else failure = err;
+  });
+  const check = () => {
+    if (failure) throw new TapError('BAD_INPUT', `cannot write the output (${describeFsError(failure)})`, { cause: failure });
+  };
+  for await (const chunk of chunks) {
+    check();
+    if (gone) return;
+    if (!out.write(tty ? escapeForTerminal(chunk) : chunk)) {
+      await Promise.race([once(out, 'drain'), once(out, 'close'), once(out, 'error')]).catch(() => {});
+    }
+  }
+  // the last write's outcome
+  await new Promise<void>((resolve) => out.write('', () => resolve()));
+  check();
+}
+
+/** To `path` when given (and not `-`), else to stdout. */
+export async function writeOutput(path: string | undefined, chunks: Chunks, stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): Promise<void> {
+  if (path !== undefined && path !== '-') await writeFileAtomic(path, chunks);
+  else await writeStream(stdout, chunks);
+}
