@@ -91,6 +91,10 @@ export class FileSink {
   /** Records not written since the last time the caller collected them. */
   private lostSinceReport = 0;
   private lostReason: LossReason | null = null;
+  /** The log file was removed while running: the next gap record says so even when nothing was lost. */
+  private removedNotice = false;
+  /** Records written since the path was last seen naming our file (lost if the file turns out removed). */
+  private writtenSinceCheck = 0;
   /** Total records not written, over the sink's life. */
   lostTotal = 0;
   private readonly maxQueueBytes: number;
@@ -134,10 +138,11 @@ export class FileSink {
 
   /** Lost records not yet reported in a gap record, and why; resets the count. */
   takeLoss(): { lost: number; reason: LossReason } | null {
-    if (this.lostSinceReport === 0 || this.broken) return null;
+    if ((this.lostSinceReport === 0 && !this.removedNotice) || this.broken) return null;
     const out = { lost: this.lostSinceReport, reason: this.lostReason ?? 'write-failed' };
     this.lostSinceReport = 0;
     this.lostReason = null;
+    this.removedNotice = false;
     return out;
   }
 
@@ -201,14 +206,37 @@ export class FileSink {
       this.finishCloseIfNeeded();
       return;
     }
-    if (this.pendingReopen) this.reopenQuietly();
-    if (this.maxSize > 0 && this.size >= this.maxSize) this.rotate();
-    const batch = this.queue;
-    this.queue = [];
-    const bytes = this.queued;
-    this.queued = 0;
+    if (this.pendingReopen) this.reopenQuietly(true);
+    let batch = this.queue;
+    let bytes = this.queued;
+    if (this.maxSize > 0) {
+      batch = this.takeFitting();
+      bytes = batch.reduce((n, p) => n + p.bytes, 0);
+      this.queued -= bytes;
+    } else {
+      this.queue = [];
+      this.queued = 0;
+    }
     const buf = Buffer.from(batch.length === 1 ? batch[0]!.text : batch.map((p) => p.text).join(''));
     this.writeAll(buf, 0, batch.length, bytes);
+  }
+
+  /**
+   * With rotation: the queued records that fit in the current file, rotating first when the next one does
+   * not, so a file grows past maxSize only by a single record larger than maxSize (the rest waits).
+   */
+  private takeFitting(): Pending[] {
+    const first = Buffer.byteLength(this.queue[0]!.text);
+    if (this.size > 0 && this.size + first > this.maxSize) this.rotate();
+    let room = this.maxSize - this.size - first;
+    let n = 1;
+    while (n < this.queue.length) {
+      const b = Buffer.byteLength(this.queue[n]!.text);
+      if (b > room) break;
+      room -= b;
+      n++;
+    }
+    return n === this.queue.length ? this.queue.splice(0) : this.queue.splice(0, n);
   }
 
   private writeAll(buf: Buffer, offset: number, count: number, bytes: number): void {
@@ -235,6 +263,7 @@ export class FileSink {
         this.writeAll(buf, offset + n, count, bytes);
         return;
       }
+      this.writtenSinceCheck += count;
       if (this.queue.length > 0 && !this.closed) this.flush();
       else {
         this.writing = false;
@@ -245,13 +274,27 @@ export class FileSink {
 
   private finishCloseIfNeeded(): void {
     if (!this.closed) return;
-    const rest = this.queue;
+    let rest = this.queue;
     this.queue = [];
     this.queued = 0;
     if (this.fd !== null) {
       try {
-        if (rest.length > 0 && !this.broken) fs.writeSync(this.fd, rest.map((p) => p.text).join(''));
-        else if (rest.length > 0) this.lose(rest.length, 'write-failed');
+        if (rest.length > 0 && this.broken) this.lose(rest.length, 'write-failed');
+        // with rotation the rest goes in file-sized pieces too
+        while (rest.length > 0 && !this.broken) {
+          this.queue = rest;
+          const batch = this.maxSize > 0 ? this.takeFitting() : this.queue.splice(0);
+          rest = this.queue;
+          this.queue = [];
+          const text = batch.map((p) => p.text).join('');
+          try {
+            fs.writeSync(this.fd!, text);
+          } catch (err) {
+            rest = batch.concat(rest);
+            throw err;
+          }
+          this.size += Buffer.byteLength(text);
+        }
       } catch (err) {
         this.lose(rest.length, 'write-failed');
         if (!this.outage) this.opts.warn(`log write failed at exit (${describeFsError(err)}); ${rest.length} records lost`);
@@ -320,19 +363,37 @@ export class FileSink {
     } catch {
       moved = true;
     }
-    if (!moved) return;
+    if (!moved) {
+      this.writtenSinceCheck = 0;
+      return;
+    }
+    // already announced; the reopen waits for the write in flight
+    if (this.pendingReopen) return;
     this.opts.warn(`log ${this.opts.path} was removed or replaced while running; reopening it`);
-    // Records already handed to the old inode are not visible at the path any more.
-    this.lose(0, 'file-removed');
-    if (!this.writing) this.reopenQuietly();
+    if (!this.writing) this.reopenQuietly(true);
     else this.pendingReopen = true;
   }
 
   private pendingReopen = false;
 
-  private reopenQuietly(): void {
+  /** Opens the path anew. `moved`: the path stopped naming our file; records written to a removed file are lost. */
+  private reopenQuietly(moved = false): void {
     this.pendingReopen = false;
     const old = this.fd;
+    if (moved && old !== null) {
+      let removed = true;
+      try {
+        removed = fs.fstatSync(old).nlink === 0;
+      } catch {
+        // cannot tell: count them
+      }
+      // renamed (logrotate) keeps them; removed loses what went there since the path was last seen intact
+      if (removed) {
+        this.lose(this.writtenSinceCheck, 'file-removed');
+        this.removedNotice = true;
+      }
+    }
+    this.writtenSinceCheck = 0;
     try {
       this.fd = openLogFile(this.opts.path, () => {});
       const st = fs.fstatSync(this.fd);

@@ -18,15 +18,44 @@ function stripExt(name: string): string {
   return name.replace(/\.(m?[jt]s|cjs|py|rb|exe|cmd|bat|jar)$/i, '');
 }
 
+/** Container runners' options that take a value as the next argument (`docker run -e X image`). */
+const CONTAINER_VALUE_OPTS = new Set([
+  '-e', '--env', '--env-file', '-v', '--volume', '--mount', '--name', '-p', '--publish', '--network', '--net', '-w', '--workdir',
+  '-u', '--user', '--entrypoint', '-l', '--label', '--platform', '--pull', '-h', '--hostname', '--add-host', '--cpus', '-m',
+  '--memory', '--device', '--cap-add', '--cap-drop', '--security-opt', '--tmpfs', '--ulimit', '--runtime', '--gpus',
+]);
+
+/** `docker run [opts] registry/org/image:tag args…` → `image`; null when no image is found. */
+function containerImage(args: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === 'run' || a === 'container' || a === 'create') continue;
+    if (CONTAINER_VALUE_OPTS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    const last = a.slice(a.lastIndexOf('/') + 1);
+    return last.replace(/@sha256:.*$/, '').replace(/:[^:]*$/, '') || null;
+  }
+  return null;
+}
+
 /** A file-name-safe server name from the command line: `npx -y @scope/server-everything` → `server-everything`. */
 export function deriveServerName(command: string, args: readonly string[]): string {
   let target = command;
   const base = stripExt(basename(command)).toLowerCase();
-  if (LAUNCHERS.has(base) || /^python\d/.test(base)) {
-    const skipValue = new Set(['-m', '--from', '--package', '-r', '--require', '--import', '--loader']);
+  if (base === 'docker' || base === 'podman') {
+    target = containerImage(args) ?? base;
+  } else if (base === 'env') {
+    // `env [-i] [NAME=value …] command args…`: name the command env runs
+    const at = args.findIndex((a) => !a.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(a));
+    if (at >= 0) return deriveServerName(args[at]!, args.slice(at + 1));
+  } else if (LAUNCHERS.has(base) || /^python\d/.test(base)) {
+    const skipValue = new Set(['-m', '--from', '--package', '-r', '--require', '--import', '--loader', '--with', '--directory', '--project', '--python']);
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
-      if (a === 'run' || a === 'exec' || a === 'x' || a === 'dlx' || a === '--') continue;
+      if (a === 'run' || a === 'exec' || a === 'x' || a === 'dlx' || a === 'tool' || a === '--') continue;
       if (skipValue.has(a) && args[i + 1]) {
         if (a === '-m') {
           target = args[i + 1]!;
@@ -44,8 +73,8 @@ export function deriveServerName(command: string, args: readonly string[]): stri
       break;
     }
   }
-  // strip a version suffix (pkg@1.2.3) and a scope (@scope/pkg)
-  target = target.replace(/(.)@[^/@]*$/, '$1');
+  // strip a version suffix (pkg@1.2.3, pkg==1.2) and a scope (@scope/pkg)
+  target = target.replace(/(.)@[^/@]*$/, '$1').replace(/(.)(?:[=<>~!]=|[<>]).*$/, '$1');
   let name = stripExt(basename(target));
   let dir = dirname(target);
   while (GENERIC.has(name.toLowerCase()) && dir !== '.' && dir !== '/' && dir !== '') {

@@ -18,10 +18,40 @@ export function openHostStdout(): Writable {
   }
   if (pipeLike) {
     try {
-      return new Socket({ fd: 1, readable: false, writable: true });
+      const socket = new Socket({ fd: 1, readable: false, writable: true });
+      pipeSockets.add(socket);
+      return socket;
     } catch {
       // fall through to process.stdout
     }
   }
   return process.stdout;
+}
+
+// Never compare with `process.stdout` once fd 1 has a socket: its getter opens a second handle on fd 1
+// and throws EEXIST.
+const pipeSockets = new WeakSet<Writable>();
+
+/**
+ * Ends the host's stdout once what is buffered for it has been written. Waits as long as the host keeps
+ * reading; gives up when nothing moved for `stallMs` (a host that never reads must not keep us alive).
+ */
+export function flushHostStdout(stdout: Writable, stallMs: number): Promise<void> {
+  // files and TTYs (process.stdout): writes were synchronous, nothing is pending
+  if (!pipeSockets.has(stdout) || stdout.writableFinished || stdout.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let last = stdout.writableLength;
+    const watchdog = setInterval(() => {
+      const now = stdout.writableLength;
+      if (now >= last) done();
+      last = now;
+    }, Math.max(stallMs, 250));
+    function done(): void {
+      clearInterval(watchdog);
+      resolve();
+    }
+    stdout.once('error', done);
+    stdout.once('close', done);
+    stdout.end(done);
+  });
 }

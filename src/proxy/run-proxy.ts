@@ -50,6 +50,11 @@ export function signalExitCode(signal: NodeJS.Signals): number {
 /** Runs the proxy until the server is gone; never rejects for anything the server does. */
 export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number> {
   const sessionId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  // Catch signals from the moment the server exists: a signal's default action would kill mcp-tap and
+  // orphan the server. Signals that arrive before the relay is wired are forwarded once it is.
+  const early: NodeJS.Signals[] = [];
+  const onEarlySignal = (signal: NodeJS.Signals) => early.push(signal);
+  for (const s of SIGNALS) process.on(s, onEarlySignal);
   const childPromise = spawnServer(opts.command, opts.args);
 
   let sink: RecordSink = nullSink;
@@ -78,6 +83,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
   try {
     child = await childPromise;
   } catch (err) {
+    for (const s of SIGNALS) process.off(s, onEarlySignal);
     observer?.event('spawn-error', { error: err instanceof Error ? err.message : String(err) });
     await observer?.finish();
     throw err instanceof TapError ? err : new TapError('SPAWN_FAILED', String(err));
@@ -114,7 +120,11 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
       observer?.event('signal', { signal });
       shutdown.forwardSignal(signal);
     };
-    for (const s of SIGNALS) process.on(s, onSignal);
+    for (const s of SIGNALS) {
+      process.on(s, onSignal);
+      process.off(s, onEarlySignal);
+    }
+    for (const s of early) onSignal(s);
 
     // host → server
     pump(io.stdin, child.stdin, {

@@ -25,6 +25,8 @@ export class Shutdown {
   private escalation: NodeJS.Timeout | null = null;
   private drainTimer: NodeJS.Timeout | null = null;
   private signalsForwarded = 0;
+  /** The host closed stdin or stopped reading: shutdown was already asked for before any signal. */
+  private asked = false;
 
   constructor(
     private readonly child: ChildProcess,
@@ -47,11 +49,13 @@ export class Shutdown {
 
   /** The host closed our stdin: the server's stdin is closed by the pump; give it time to leave. */
   hostClosedStdin(): void {
+    this.asked = true;
     this.escalate(['SIGTERM', 'SIGKILL'], 'stdin closed by the host');
   }
 
   /** The host stopped reading our stdout (EPIPE): close the server's stdin and shut it down. */
   hostGone(): void {
+    this.asked = true;
     this.child.stdin?.end();
     this.escalate(['SIGTERM', 'SIGKILL'], 'the host stopped reading stdout');
   }
@@ -67,13 +71,18 @@ export class Shutdown {
     }
     this.kill(signal, 'forwarded', false);
     this.clearEscalation();
-    this.escalate(signal === 'SIGTERM' ? ['SIGKILL'] : ['SIGTERM', 'SIGKILL'], `forwarded ${signal}`);
+    // A host that signals after closing stdin runs the same clock as mcp-tap (the SDKs: stdin closed, 2 s,
+    // SIGTERM, 2 s, SIGKILL) but started it first; with a full grace period here its SIGKILL would reach
+    // mcp-tap before ours reached the server, orphaning a server that ignores SIGTERM. Half is enough:
+    // the server has already had a grace period since its stdin closed.
+    const delay = this.asked ? Math.floor(this.hooks.graceMs / 2) : this.hooks.graceMs;
+    this.escalate(signal === 'SIGTERM' ? ['SIGKILL'] : ['SIGTERM', 'SIGKILL'], `forwarded ${signal}`, delay);
   }
 
   /** One of the server's output streams ended (bookkeeping only; 'close' covers both). */
   streamClosed(_which: 'stdout' | 'stderr'): void {}
 
-  private escalate(steps: NodeJS.Signals[], reason: string): void {
+  private escalate(steps: NodeJS.Signals[], reason: string, delayMs = this.hooks.graceMs): void {
     if (this.exited || this.escalation || this.done) return;
     const next = (i: number) => {
       const signal = steps[i];
@@ -81,9 +90,9 @@ export class Shutdown {
       this.escalation = setTimeout(() => {
         this.escalation = null;
         if (this.exited) return;
-        this.kill(signal, `${reason}; the server did not exit within ${this.hooks.graceMs} ms`);
+        this.kill(signal, `${reason}; the server did not exit within ${delayMs} ms`);
         next(i + 1);
-      }, this.hooks.graceMs);
+      }, delayMs);
     };
     next(0);
   }

@@ -5,10 +5,33 @@
  * execa would apply for `buffer: false, shell: false`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { TapError } from '../errors.js';
+
+/** The interpreter a script's `#!` line names, when the script exists and has one (error path only). */
+function shebangOf(command: string): string | null {
+  try {
+    const fd = openSync(command, 'r');
+    try {
+      const head = Buffer.alloc(256);
+      const n = readSync(fd, head, 0, head.length, 0);
+      const line = head.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
+      return line.startsWith('#!') ? line.slice(2).trim() : null;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
 
 /** Spawn failures with the exit status a shell would give: 127 not found, 126 not executable. */
 export function spawnError(command: string, err: NodeJS.ErrnoException): TapError {
+  // the script exists but the interpreter on its #! line does not (the kernel says ENOENT for both)
+  const interpreter = err.code === 'ENOENT' && command.includes('/') ? shebangOf(command) : null;
+  if (interpreter !== null) {
+    return new TapError('NOT_EXECUTABLE', `cannot execute ${JSON.stringify(command)}: its interpreter ${JSON.stringify(`#!${interpreter}`)} was not found`);
+  }
   switch (err.code) {
     case 'ENOENT':
       return new TapError(

@@ -2,10 +2,12 @@
  * Proxy mode: `mcp-tap [options] -- <command> [args…]`. Parsed by hand (not commander) because this is
  * the hot path a host waits on, and because everything after the command belongs to the server.
  */
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { deriveServerName, resolveLogPath } from '../../log/log-path.js';
 import { runProxy, type ProxyOptions } from '../../proxy/run-proxy.js';
-import { openHostStdout } from '../../proxy/host-streams.js';
+import { flushHostStdout, openHostStdout } from '../../proxy/host-streams.js';
 import { warn } from '../stderr.js';
 import { VERSION } from '../../version.js';
 
@@ -13,8 +15,13 @@ const USAGE = 'usage: mcp-tap [options] -- <command> [args...]   (mcp-tap --help
 
 const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace']);
 
-function positiveInt(flag: string, value: string, min = 0): number {
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${flag} takes a whole number${min > 0 ? ` ≥ ${min}` : ''}, got ${JSON.stringify(value)}`);
+/** Largest delay a Node timer accepts; beyond it setTimeout fires after 1 ms instead. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function positiveInt(flag: string, value: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${flag} takes a whole number${min > 0 ? ` ≥ ${min}` : ''}${max < Number.MAX_SAFE_INTEGER ? ` ≤ ${max}` : ''}, got ${JSON.stringify(value)}`);
+  }
   return Number(value);
 }
 
@@ -52,7 +59,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
       value = argv[i + 1];
       i++;
     }
-    if (value === undefined) throw new UsageError(`${flag} needs a value (${USAGE})`);
+    if (value === undefined || value === '') throw new UsageError(`${flag} needs a value (${USAGE})`);
     values.set(flag, value);
   }
   const command = argv[i];
@@ -72,13 +79,46 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     maxLogBytes: values.has('--max-log-bytes') ? positiveInt('--max-log-bytes', values.get('--max-log-bytes')!, 1024) : 1024 * 1024,
     maxLogSize: values.has('--max-log-size') ? positiveInt('--max-log-size', values.get('--max-log-size')!) : 0,
     maxLogFiles: values.has('--max-log-files') ? positiveInt('--max-log-files', values.get('--max-log-files')!) : 3,
-    graceMs: values.has('--grace') ? positiveInt('--grace', values.get('--grace')!) : 2000,
+    graceMs: values.has('--grace') ? positiveInt('--grace', values.get('--grace')!, 0, MAX_TIMER_MS) : 2000,
     quiet,
   };
 }
 
-/** Runs the proxy and ends the process with the server's status once our output is flushed. */
-export async function runProxyCommand(argv: readonly string[]): Promise<number> {
+/** The server command when it was given without `--` (then it may as well be a mistyped subcommand). */
+export function bareCommand(argv: readonly string[]): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return null;
+    if (!a.startsWith('-') || a === '-') return a;
+    if (VALUE_OPTIONS.has(a)) i++;
+  }
+  return null;
+}
+
+/** Whether spawn can find `command`: a path that exists, or a file in a PATH directory (POSIX rules). */
+export function commandExists(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (process.platform === 'win32') return true; // PATHEXT and friends: left to spawn
+  if (command.includes('/')) return existsSync(command);
+  return (env.PATH ?? '/usr/bin:/bin').split(delimiter).some((dir) => existsSync(join(dir || '.', command)));
+}
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * Runs the proxy and ends the process with the server's status once our output is flushed.
+ * `subcommands` (for the hint): a word before any `--` that is neither one of them nor a command on PATH
+ * is a usage error (exit 2), not a server that failed to start.
+ */
+export async function runProxyCommand(argv: readonly string[], subcommands: readonly string[] = []): Promise<number> {
   const parsed = parseProxyArgs(argv);
   if (parsed === 'help') {
     const { printHelp } = await import('../program.js');
@@ -88,21 +128,19 @@ export async function runProxyCommand(argv: readonly string[]): Promise<number> 
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  const bare = bareCommand(argv);
+  if (bare !== null && !commandExists(bare)) {
+    const near = subcommands.find((s) => distance(s, bare) <= 2);
+    throw new UsageError(
+      `${JSON.stringify(bare)} is neither a subcommand nor a command on PATH${near ? ` (did you mean ${near}?)` : ''}; a server command goes after --  (${USAGE})`,
+    );
+  }
   const stdout = openHostStdout();
   // A broken stdout (host gone) is handled by the pump; never let it become an uncaught exception.
   stdout.on('error', () => {});
   const status = await runProxy(parsed, { stdin: process.stdin, stdout, stderr: process.stderr, warn });
-  await new Promise<void>((resolve) => {
-    // bounded: a host that never reads must not keep us here
-    const t = setTimeout(resolve, parsed.graceMs);
-    const done = () => {
-      clearTimeout(t);
-      resolve();
-    };
-    if (stdout === process.stdout || stdout.writableFinished || stdout.destroyed) return done(); // files and TTYs: writes were synchronous
-    stdout.once('error', done);
-    stdout.end(done);
-  });
+  // every byte the server wrote reaches a host that is still reading; one that stopped cannot hold us
+  await flushHostStdout(stdout, parsed.graceMs);
   // stdin may still be open (the host keeps it); nothing else should hold the process.
   process.exit(status);
 }

@@ -1,0 +1,88 @@
+/**
+ * Runs the built CLI (`node bin/mcp-tap.js …`) as a real child process with three pipes, collecting
+ * stdout as Buffers (byte exactness) and stderr as text, and waiting for its exit with a deadline.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { CLI, ROOT } from './paths.js';
+import { waitFor } from './wait.js';
+
+export interface TapRun {
+  child: ChildProcessWithoutNullStreams;
+  pid: number;
+  /** stdout so far, as raw chunks. */
+  stdoutChunks: Buffer[];
+  stdout: () => Buffer;
+  stderr: () => string;
+  /** Resolves when the process has exited and its pipes closed; rejects after `timeoutMs`. */
+  exited: (timeoutMs?: number) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Waits until stderr contains `text` (or matches a regex). */
+  waitStderr: (pattern: string | RegExp, timeoutMs?: number) => Promise<void>;
+  /** Writes to mcp-tap's stdin, honouring backpressure. */
+  write: (data: Buffer | string) => Promise<void>;
+  /** Kills it (SIGKILL) if still running: cleanup for failed tests. */
+  kill: () => void;
+}
+
+export interface RunTapOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Collect stdout (default true); false leaves the stream to the caller. */
+  collect?: boolean;
+}
+
+/** Starts `node bin/mcp-tap.js ...args`. */
+export function runTap(args: string[], opts: RunTapOptions = {}): TapRun {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stdoutChunks: Buffer[] = [];
+  let stderr = '';
+  if (opts.collect !== false) child.stdout.on('data', (c: Buffer) => stdoutChunks.push(c));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (s: string) => (stderr += s));
+  child.stdin.on('error', () => {}); // EPIPE when mcp-tap is gone: the test asserts on what matters
+  let result: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (code, signal) => {
+      result = { code, signal };
+      resolve(result);
+    });
+  });
+  return {
+    child,
+    pid: child.pid!,
+    stdoutChunks,
+    stdout: () => Buffer.concat(stdoutChunks),
+    stderr: () => stderr,
+    exited: async (timeoutMs = 10_000) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([
+          closed,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`mcp-tap did not exit within ${timeoutMs} ms; stderr so far:\n${stderr}`)), timeoutMs);
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    waitStderr: async (pattern, timeoutMs = 10_000) => {
+      await waitFor(() => (typeof pattern === 'string' ? stderr.includes(pattern) : pattern.test(stderr)), timeoutMs, `stderr to contain ${String(pattern)}; got:\n${stderr}`);
+    },
+    write: (data) =>
+      new Promise<void>((resolve, reject) => {
+        child.stdin.write(data, (err) => (err ? reject(err) : resolve()));
+      }),
+    kill: () => {
+      if (result === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** The lines mcp-tap itself wrote to stderr (prefixed `mcp-tap:`). */
+export function tapLines(stderr: string): string[] {
+  return stderr.split('\n').filter((l) => l.startsWith('mcp-tap:'));
+}
