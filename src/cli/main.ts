@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     return printHelp(LOADERS, argv);
   }
   const { runProxyCommand } = await import('./commands/run.js');
-  return runProxyCommand(argv);
+  return runProxyCommand(argv, SUBCOMMANDS);
 }
 
 main(process.argv.slice(2)).then(
