@@ -298,7 +298,7 @@ export function summarizeSession(records: readonly LogRecord[], slowestCount = 5
     findings: { total: byCode.reduce((s, c) => s + c.count, 0), byCode },
     unanswered,
     unansweredCount: Math.max(unanswered.length, (endRecord && num(endRecord['pendingCount'])) || 0),
-    cancelled: endRecord ? pendingList(endRecord['cancelled']) : [],
+    cancelled: endRecord ? pendingList(endRecord['cancelledPending']) : [],
     slowest: timed.slice(0, slowestCount),
     lost,
   };

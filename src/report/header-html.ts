@@ -1,0 +1,128 @@
+/**
+ * The top of a session in the report: the same header and summary as the Markdown export (from
+ * transcript/summary.ts), as static HTML so they read even without the script. Pure.
+ */
+import type { PendingRequest } from '../log/record.js';
+import { formatCommandLine, formatMs, formatTime } from '../transcript/format.js';
+import { describeImplementation, type SessionHeader, type SessionSummary } from '../transcript/summary.js';
+import { escapeHtml, visibleText } from './safe-json.js';
+
+const DASH = '—';
+
+/** Wire or log text as escaped HTML inside `<code>`. */
+function code(text: string): string {
+  return `<code>${escapeHtml(visibleText(text))}</code>`;
+}
+
+function dir(from: string): string {
+  return from === 'client' ? 'client → server' : from === 'server' ? 'server → client' : 'mcp-tap';
+}
+
+function idText(id: unknown): string {
+  return code(id === undefined ? '(none)' : (JSON.stringify(id) ?? String(id)));
+}
+
+/** Links into the page script: a click selects the request in the waterfall and the list. */
+function seqLink(seq: number): string {
+  return `<a href="#seq-${seq}" class="goto" data-goto="${seq}">#${seq}</a>`;
+}
+
+/** Label → HTML value, in the Markdown export's order. */
+export function headerRows(h: SessionHeader): Array<[string, string]> {
+  const cmd = h.command !== undefined ? code(formatCommandLine(h.command, h.args)) : DASH;
+  let protocol = h.protocolVersion !== undefined ? code(h.protocolVersion) : DASH;
+  if (h.offeredVersion !== undefined && h.offeredVersion !== h.protocolVersion) protocol += ` (client offered ${code(h.offeredVersion)})`;
+  if (h.era === 'stateless') protocol += ' (stateless, no initialize)';
+  let exit: string;
+  if (h.spawnError !== undefined) exit = `not started: ${code(h.spawnError)}`;
+  else if (h.exit) exit = h.exit.signal ? `signal ${code(h.exit.signal)}` : `code ${h.exit.code ?? DASH}`;
+  else exit = h.ended ? 'no exit recorded' : 'no exit recorded (still running, or mcp-tap was stopped)';
+  const impl = (v: unknown) => {
+    const d = describeImplementation(v);
+    return d === undefined ? DASH : code(d);
+  };
+  const os = [h.platform, h.arch].filter((x) => x !== undefined).join(' ');
+  return [
+    ['Server command', cmd],
+    ['Server', impl(h.serverInfo)],
+    ['Client', impl(h.clientInfo)],
+    ['Protocol version', protocol],
+    ['Started', Number.isFinite(h.start) && h.start > 0 ? escapeHtml(formatTime(h.start)) : DASH],
+    ['Duration', escapeHtml(formatMs(h.durationMs))],
+    ['Exit', exit],
+    ['mcp-tap', h.mcpTapVersion !== undefined ? code(h.mcpTapVersion) : DASH],
+    ['Node.js', h.node !== undefined ? code(h.node) : DASH],
+    ['OS', os ? code(os) : DASH],
+    ['Session', code(h.session)],
+  ];
+}
+
+function pendingItem(p: PendingRequest): string {
+  return `<li>${seqLink(p.seq)} ${dir(p.from)} ${code(p.method)} id ${idText(p.id)}</li>`;
+}
+
+/** Requests shown in the summary before the rest fold away. */
+const LISTED = 8;
+
+/** A list of requests: the first few, the rest folded in a `<details>`. */
+function pendingList(list: readonly PendingRequest[], total: number): string {
+  const head = list.slice(0, LISTED).map(pendingItem).join('');
+  const rest = list.slice(LISTED);
+  const more = total - list.length;
+  let out = `<ul>${head}</ul>`;
+  if (rest.length > 0) out += `<details><summary>${rest.length} more</summary><ul>${rest.map(pendingItem).join('')}</ul></details>`;
+  if (more > 0) out += `<p>… and ${more} more not listed in the log's end record</p>`;
+  return out;
+}
+
+function countCell(label: string, n: number, bad = false): string {
+  return `<tr${bad && n > 0 ? ' class="bad"' : ''}><th scope="row">${label}</th><td>${n}</td></tr>`;
+}
+
+/** Header table and summary of one session. */
+export function renderHeaderHtml(s: SessionSummary): string {
+  const out: string[] = [];
+  out.push('<div class="head-grid"><table class="kv"><caption>Session</caption><tbody>');
+  for (const [k, v] of headerRows(s.header)) out.push(`<tr><th scope="row">${k}</th><td>${v}</td></tr>`);
+  out.push('</tbody></table>');
+  const k = s.kinds;
+  out.push(
+    '<table class="counts"><caption>Summary</caption><tbody>',
+    countCell('Requests', k.request),
+    countCell('Responses', k.response),
+    countCell('Error responses', s.errors, true),
+    countCell('Notifications', k.notification),
+    countCell('Batches', k.batch),
+    countCell('Invalid lines', k.invalid, true),
+    countCell('stderr lines', k.stderr),
+    countCell('isError results', s.isErrorResults, true),
+    countCell('Findings', s.findings.total, true),
+    countCell('Unanswered requests', s.unansweredCount, true),
+    '</tbody></table>',
+  );
+  out.push('<div class="lists">');
+  if (s.lost > 0) out.push(`<p class="warn">The log could not keep ${s.lost} record(s) of this session.</p>`);
+  if (s.slowest.length > 0) {
+    out.push('<table class="slowest"><caption>Slowest calls</caption><thead><tr><th>#</th><th>Method</th><th>Target</th><th>Latency</th><th>Outcome</th></tr></thead><tbody>');
+    for (const c of s.slowest) {
+      out.push(
+        `<tr><td>${seqLink(c.reqSeq ?? c.seq)}</td><td>${code(c.method)}</td><td>${c.target !== undefined ? code(c.target) : ''}</td><td class="num">${escapeHtml(formatMs(c.ms))}</td><td><span class="pill o-${c.outcome === 'result' ? 'ok' : c.outcome}">${c.outcome === 'result' ? 'ok' : c.outcome}</span></td></tr>`,
+      );
+    }
+    out.push('</tbody></table>');
+  }
+  if (s.findings.byCode.length > 0) {
+    out.push('<div class="block"><h3>Findings by code</h3><ul>');
+    for (const f of s.findings.byCode) out.push(`<li>${code(f.code)} × ${f.count}</li>`);
+    out.push('</ul></div>');
+  }
+  if (s.unanswered.length > 0) {
+    out.push('<div class="block"><h3>Unanswered requests</h3>', pendingList(s.unanswered, s.unansweredCount), '</div>');
+  }
+  if (s.cancelled.length > 0) {
+    out.push('<div class="block"><h3>Cancelled, never answered</h3>', pendingList(s.cancelled, s.cancelled.length), '</div>');
+  }
+  out.push('</div></div>');
+  return out.join('\n');
+}
+

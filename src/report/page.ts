@@ -1,0 +1,165 @@
+/**
+ * `mcp-tap export --format html`: one self-contained HTML file — inline style and script, the data as
+ * JSON in a script element, no request for anything outside the file (a Content-Security-Policy says
+ * so too). Pure: records (already redacted, or not) in, text out, piece by piece so a long session is
+ * never one huge string on the way to the file.
+ */
+import type { LogRecord } from '../log/record.js';
+import { groupSessions } from '../transcript/summary.js';
+import { renderHeaderHtml } from './header-html.js';
+import { buildSessionModel, type Bar, type SessionModel, type Tick } from './model.js';
+import { PAGE_SCRIPT } from './page-script.js';
+import { PAGE_CSS } from './page-style.js';
+import { DEFAULT_BODY_LIMITS, encodeRow, type BodyLimits, type BodyMeter } from './rows.js';
+import { escapeHtml, jsonForScript, visibleText } from './safe-json.js';
+
+export interface ReportOptions {
+  /** Whether the records were redacted; the page says so either way. */
+  redacted: boolean;
+  /** The mcp-tap that exports. */
+  exporterVersion: string;
+  /** Body size limits (see rows.ts). */
+  limits?: Partial<BodyLimits>;
+}
+
+/** Rows per chunk of output. */
+const ROWS_PER_CHUNK = 500;
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+function encodeBar(b: Bar): Record<string, unknown> {
+  const o: Record<string, unknown> = { s: b.seq };
+  if (b.item !== undefined) o['it'] = b.item;
+  o['f'] = b.from === 'client' ? 'c' : 's';
+  if (b.id !== undefined) o['i'] = b.id;
+  o['m'] = b.method;
+  if (b.target !== undefined) o['g'] = b.target;
+  o['t0'] = b.start;
+  o['t1'] = b.end;
+  o['o'] = b.outcome;
+  if (b.answerSeq !== undefined) o['a'] = b.answerSeq;
+  if (b.ms !== undefined) o['d'] = b.ms;
+  if (b.cancelAt !== undefined) o['c'] = b.cancelAt;
+  if (b.progress.length > 0) o['p'] = b.progress;
+  if (b.errorText !== undefined) o['et'] = b.errorText;
+  return o;
+}
+
+function encodeTicks(ticks: readonly Tick[]): unknown[] {
+  return ticks.map((t) => (t.tag === undefined ? [t.t, t.seq] : [t.t, t.seq, t.tag]));
+}
+
+function legend(): string {
+  const sw = (cls: string, label: string) => `<span><i class="sw ${cls}"></i>${label}</span>`;
+  const tick = (color: string, label: string) => `<span><i class="sw tick" style="background:${color}"></i>${label}</span>`;
+  return [
+    '<div class="legend" aria-label="Legend">',
+    sw('o-ok', 'ok'),
+    sw('o-error', 'error'),
+    sw('o-isError', 'isError (tool failed)'),
+    sw('o-cancelled', 'cancelled'),
+    sw('o-unanswered', 'no answer'),
+    sw('pmk', 'progress'),
+    tick('var(--notif)', 'notification'),
+    tick('var(--stderr)', 'stderr'),
+    tick('var(--error)', 'invalid line'),
+    tick('var(--event)', 'mcp-tap event'),
+    '</div>',
+  ].join('');
+}
+
+const FILTERS = `<div class="filters">
+<select id="f-method" aria-label="Method"></select>
+<select id="f-dir" aria-label="Direction"><option value="">Both directions</option><option value="c">client → server</option><option value="s">server → client</option><option value="p">mcp-tap events</option></select>
+<select id="f-kind" aria-label="Kind"></select>
+<label><input type="checkbox" id="f-err"> errors only</label>
+<input type="search" id="f-text" placeholder="Search methods, ids, bodies…" aria-label="Search text">
+<label title="When the waterfall is zoomed, list only the messages of its time range"><input type="checkbox" id="f-range" checked> only the zoomed range</label>
+<span class="count" id="f-count"></span>
+</div>`;
+
+function pageTop(models: readonly SessionModel[], opts: ReportOptions): string {
+  const name = models.length === 1 ? models[0]!.name : `${models.length} sessions`;
+  const title = models.length <= 1 ? `MCP session <code>${escapeHtml(visibleText(name))}</code>` : `MCP sessions (${models.length})`;
+  const notice = opts.redacted
+    ? `<p class="notice">Exported by mcp-tap ${escapeHtml(opts.exporterVersion)}. Secrets are redacted: values under secret-named keys, token shapes, secret command-line flags and known environment values read <code>[REDACTED:&lt;why&gt;]</code>. This file makes no network requests.</p>`
+    : `<p class="notice danger">Exported by mcp-tap ${escapeHtml(opts.exporterVersion)} WITHOUT redaction (--no-redact): this report may contain secrets.</p>`;
+  const picker =
+    models.length > 1
+      ? `<label class="picker">Session <select id="session-pick">${models
+          .map((m, i) => `<option value="${i}">${i + 1}. ${escapeHtml(visibleText(m.name))} · ${escapeHtml(visibleText(m.id))}</option>`)
+          .join('')}</select></label>`
+      : '';
+  const heads = models
+    .map(
+      (m, i) =>
+        `<section class="card session-head" data-session="${i}"${i > 0 ? ' hidden' : ''}>${
+          models.length > 1 ? `<div class="card-head"><h2>Session ${i + 1} of ${models.length}: <code>${escapeHtml(visibleText(m.name))}</code></h2></div>` : ''
+        }${renderHeaderHtml(m.summary)}</section>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="mcp-tap ${escapeHtml(opts.exporterVersion)}">
+<title>mcp-tap report: ${escapeHtml(visibleText(name))}</title>
+<style>[hidden]{display:none!important}${PAGE_CSS}</style>
+</head>
+<body>
+<div class="page">
+<header class="title"><h1>${title}</h1>${notice}${picker}</header>
+${models.length === 0 ? '<section class="card"><p class="wf-empty">The log holds no records for this session.</p></section>' : heads}
+<section class="card" id="waterfall"><div class="card-head"><h2>Waterfall</h2>${legend()}<div class="zoom"><span class="range" id="wf-range"></span><button id="z-in" type="button">Zoom in</button><button id="z-out" type="button">Zoom out</button><button id="z-all" type="button">Whole session</button></div></div>
+<div id="wf-body"><noscript><p class="wf-empty">The waterfall and the message list need JavaScript; the header and summary above are complete without it.</p></noscript></div></section>
+<section class="card" id="messages"><div class="card-head"><h2>Messages</h2>${FILTERS}</div>
+<div class="list" id="list"><div class="list-spacer" id="list-spacer"></div></div></section>
+<footer>Made by mcp-tap ${escapeHtml(opts.exporterVersion)} from the session log. Times are since the session started.</footer>
+</div>
+<div class="tip" id="tip" hidden></div>
+<script type="application/json" id="report-data">`;
+}
+
+/** `items` as the elements of a JSON array, a slice at a time. */
+function* jsonList<T>(items: readonly T[], encode: (x: T) => string): Generator<string> {
+  for (let i = 0; i < items.length; i += ROWS_PER_CHUNK) {
+    const part = items.slice(i, i + ROWS_PER_CHUNK).map(encode).join(',\n');
+    yield i === 0 ? part : `,\n${part}`;
+  }
+}
+
+function* sessionChunks(m: SessionModel, limits: BodyLimits, meter: BodyMeter): Generator<string> {
+  const head = {
+    id: m.id,
+    name: m.name,
+    origin: m.origin,
+    duration: m.duration,
+    lanes: { n: encodeTicks(m.notifications), e: encodeTicks(m.stderr), o: encodeTicks(m.other) },
+  };
+  yield `${jsonForScript(head).slice(0, -1)},"bars":[\n`;
+  yield* jsonList(m.bars, (b) => jsonForScript(encodeBar(b)));
+  yield '\n],"rows":[\n';
+  yield* jsonList(m.records, (r) => encodeRow(r, m.origin, m.outcomeOf, limits, meter));
+  yield '\n]}';
+}
+
+/** The report, piece by piece (write them in order). One page for all the sessions given. */
+export function* reportChunks(records: readonly LogRecord[], opts: ReportOptions): Generator<string> {
+  const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...opts.limits };
+  const meter: BodyMeter = { used: 0, shortened: 0 };
+  const models = groupSessions(records).map((recs) => buildSessionModel(recs));
+  yield pageTop(models, opts);
+  yield `{"version":${jsonForScript(opts.exporterVersion)},"redacted":${opts.redacted},"sessions":[`;
+  for (let i = 0; i < models.length; i++) {
+    if (i > 0) yield ',';
+    yield* sessionChunks(models[i]!, limits, meter);
+  }
+  yield `]}</script>\n<script>${PAGE_SCRIPT}</script>\n</body>\n</html>\n`;
+}
+
+/** The whole report as one string (tests, small sessions). */
+export function renderReport(records: readonly LogRecord[], opts: ReportOptions): string {
+  return [...reportChunks(records, opts)].join('');
+}
