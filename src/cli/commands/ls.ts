@@ -1,0 +1,61 @@
+/** `mcp-tap ls`: the logs in the log directory and the sessions in them, newest first. */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { defaultLogDir } from '../../log/log-path.js';
+import { listLogs, listSessions, type SessionSummary } from '../../log/read-log.js';
+import { TapError } from '../../errors.js';
+import { colorLevel } from '../../view/color.js';
+import { escapeControl } from '../../view/escape.js';
+import { renderSessionJson, renderSessionTable, sortSessions } from '../../view/ls-table.js';
+import { warn } from '../stderr.js';
+
+interface LsCliOptions {
+  dir?: string;
+  json?: boolean;
+  color: boolean;
+}
+
+export function define(program: Command): void {
+  program
+    .command('ls')
+    .summary('list the logs and their sessions, newest first')
+    .description(
+      'Lists every session in the *.jsonrpc.log files of the log directory (default $XDG_STATE_HOME/mcp-tap ' +
+        'or ~/.local/state/mcp-tap), newest first: server name, session id, start time, duration, messages, ' +
+        'errors (error answers and isError results), findings, the server exit status (- when none was ' +
+        'recorded) and path.',
+    )
+    .option('--dir <dir>', 'the directory to list (default: the default log directory)')
+    .option('--json', 'print the session summaries as JSON')
+    .option('--no-color', 'no colours (also: NO_COLOR=1; FORCE_COLOR forces them)')
+    .action(async (opts: LsCliOptions) => {
+      const dir = opts.dir !== undefined ? resolve(opts.dir) : defaultLogDir(process.env);
+      const sessions: SessionSummary[] = [];
+      for (const log of await listLogs(dir)) {
+        try {
+          sessions.push(...(await listSessions(log.path)));
+        } catch (err) {
+          // one unreadable or foreign file does not hide the others
+          if (!(err instanceof TapError)) throw err;
+          warn(`skipped ${err.message}`);
+        }
+      }
+      const sorted = sortSessions(sessions);
+      const out = process.stdout;
+      if (opts.json) {
+        out.write(renderSessionJson(sorted));
+        return;
+      }
+      if (sorted.length === 0) {
+        out.write(`no logs in ${escapeControl(dir)}\n`);
+        return;
+      }
+      const level = colorLevel({
+        env: process.env,
+        isTTY: out.isTTY === true,
+        depth: out.isTTY && typeof out.getColorDepth === 'function' ? out.getColorDepth() : undefined,
+        flag: opts.color,
+      });
+      out.write(renderSessionTable(sorted, { color: level }));
+    });
+}

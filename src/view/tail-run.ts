@@ -1,0 +1,207 @@
+/**
+ * `mcp-tap tail` wired to its edges: picks the log, reads it through read-log (or follows it through
+ * follow.ts), and writes what the TailFormatter makes of each record. The edges (output, warnings, stop
+ * signal, environment) are passed in, so tests can run it in memory.
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { followFile } from '../log/follow.js';
+import { findLatestLog, isLogRecord, readRecords, readSession, resolveSession, TORN_LAST_LINE, type WarningItem } from '../log/read-log.js';
+import { LOG_FORMAT_VERSION, type LogRecord } from '../log/record.js';
+import { defaultLogDir } from '../log/log-path.js';
+import type { ColorLevel } from './color.js';
+import { escapeControl } from './escape.js';
+import { buildFilter, type FilterOptions } from './filters.js';
+import { FollowSelector, Ring, roleOf, SeparatorGate, TailFormatter, type SessionChoice } from './tail-view.js';
+
+/** Unreadable lines reported one by one before tail stops reporting them. */
+const MAX_WARNINGS = 20;
+
+export interface TailRunOptions {
+  /** The log; default: $MCP_TAP_LOG when it exists, else the most recently written log in the default directory. */
+  file?: string;
+  follow: boolean;
+  /** 'last', 'all', or a session id (or unique prefix). */
+  session: string;
+  /** How many records of history to show first; undefined = all of the chosen session(s). */
+  lines?: number;
+  full: boolean;
+  json: boolean;
+  filter: FilterOptions;
+  color: ColorLevel;
+  width?: number;
+  /** Applied to records before --json output. */
+  redact?: (r: LogRecord) => LogRecord;
+  /** Follow polling interval (ms). */
+  pollMs?: number;
+}
+
+export interface TailIo {
+  /** Writes output; resolves when the destination can take more. */
+  write(text: string): Promise<void> | void;
+  /** One line for stderr. */
+  warn(message: string): void;
+  /** Stops following (Ctrl-C is left to the default handler; this is for a closed stdout and for tests). */
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs tail to completion (without follow) or until the signal aborts (with follow). */
+export async function runTail(opts: TailRunOptions, io: TailIo): Promise<void> {
+  const path = await pickLog(opts.file, io.env ?? process.env);
+  const fmt = new TailFormatter({
+    filter: buildFilter({ ...opts.filter, keepSeparators: !opts.json }),
+    json: opts.json,
+    color: opts.color,
+    full: opts.full,
+    width: opts.width,
+    redact: opts.redact,
+  });
+  let told = false;
+  const prepare = (r: LogRecord): (() => string) | null => {
+    const later = fmt.prepare(r);
+    if (!told && fmt.newerVersion !== null) {
+      told = true;
+      io.warn(`${escapeControl(path)} has records of log format v${fmt.newerVersion}, newer than this mcp-tap reads (v${LOG_FORMAT_VERSION}); showing what it understands`);
+    }
+    return later;
+  };
+  // readSession reads the file twice (find the session, then stream it): report each line once, and not endlessly
+  const warned = new Set<number>();
+  const onWarning = (w: WarningItem) => {
+    if (w.warning === TORN_LAST_LINE || warned.has(w.line)) return;
+    warned.add(w.line);
+    if (warned.size <= MAX_WARNINGS) io.warn(`${escapeControl(path)}:${w.line}: ${w.warning}`);
+    else if (warned.size === MAX_WARNINGS + 1) io.warn(`${escapeControl(path)}: more lines that are not records; not reporting them`);
+  };
+  if (opts.follow) await followTail(path, opts, io, prepare);
+  else await printTail(path, opts, io, prepare, onWarning);
+}
+
+/** The file named, else $MCP_TAP_LOG when it exists, else the newest log in the default directory. */
+async function pickLog(file: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+  if (file !== undefined) return resolve(file);
+  if (env.MCP_TAP_LOG) {
+    const p = resolve(env.MCP_TAP_LOG);
+    try {
+      if ((await stat(p)).isFile()) return p;
+    } catch {
+      // not written yet: fall back on the default directory
+    }
+  }
+  return findLatestLog(defaultLogDir(env));
+}
+
+/** Without --follow: the chosen session(s), or their last `lines` records, then exit. */
+async function printTail(
+  path: string,
+  opts: TailRunOptions,
+  io: TailIo,
+  prepare: (r: LogRecord) => (() => string) | null,
+  onWarning: (w: WarningItem) => void,
+): Promise<void> {
+  const filtering = isFiltering(opts.filter);
+  // with -n, only the records kept are rendered
+  const ring = opts.lines !== undefined ? new Ring<() => string>(opts.lines, filtering) : null;
+  const gate = new SeparatorGate();
+  for await (const r of readSession(path, opts.session, { onWarning })) {
+    if (io.signal?.aborted) return;
+    const later = prepare(r);
+    if (later === null) continue;
+    if (ring) ring.push(later, opts.json ? 'item' : roleOf(r));
+    else {
+      const text = later();
+      const shown = opts.json || !filtering ? text : gate.pass(r, text);
+      if (shown !== null) await io.write(shown);
+    }
+  }
+  if (ring) {
+    const lines = ring.take().map((later) => later());
+    if (lines.length) await io.write(lines.join(''));
+  }
+}
+
+/** With --follow: the last records of the chosen session(s), then everything appended, across truncation and rotation. */
+async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepare: (r: LogRecord) => (() => string) | null): Promise<void> {
+  let choice: SessionChoice;
+  if (opts.session === 'last') choice = { kind: 'last' };
+  else if (opts.session === 'all') choice = { kind: 'all' };
+  else {
+    const [s] = await resolveSession(path, opts.session);
+    choice = { kind: 'id', id: s!.id };
+  }
+  await probeLog(path);
+  const filtering = isFiltering(opts.filter);
+  const selector = new FollowSelector(choice, opts.lines ?? 20, opts.json, filtering);
+  const gate = new SeparatorGate();
+  let lineNo = 0;
+  let warnings = 0;
+  const name = escapeControl(path);
+  await followFile(
+    { path, signal: io.signal, pollMs: opts.pollMs },
+    {
+      line: (text) => {
+        lineNo++;
+        const parsed = parseLogLine(text);
+        if (parsed === null) return;
+        if (typeof parsed === 'string') {
+          warnings++;
+          if (warnings <= MAX_WARNINGS) io.warn(`${name}:${lineNo}: ${parsed}`);
+          else if (warnings === MAX_WARNINGS + 1) io.warn(`${name}: more lines that are not records; not reporting them`);
+          return;
+        }
+        const out = selector.add(parsed, prepare(parsed));
+        const shown = out === null || opts.json || !filtering ? out : gate.pass(parsed, out);
+        if (shown !== null) void io.write(shown);
+      },
+      caughtUp: () => {
+        const history = selector.caughtUp();
+        if (history.length) void io.write(history.join(''));
+      },
+      reset: (why) => {
+        lineNo = 0;
+        io.warn(why === 'truncated' ? `${name} was truncated; reading it from the start` : `${name} was replaced (rotated?); reading the new file from the start`);
+      },
+      dropped: (why, bytes) => {
+        io.warn(
+          why === 'too-long'
+            ? `${name}: skipped a line of ${bytes} bytes (longer than the line limit)`
+            : `${name}: an unfinished last line of ${bytes} bytes was abandoned when the file was truncated or replaced`,
+        );
+      },
+    },
+  );
+}
+
+/** True when some filter is set (then sessions with nothing to show leave no separators). */
+function isFiltering(f: FilterOptions): boolean {
+  return Object.values(f).some((v) => v !== undefined && v !== false);
+}
+
+/** Fails with read-log's one-line error when the file is missing or is not an mcp-tap log. */
+async function probeLog(path: string): Promise<void> {
+  for await (const item of readRecords(path)) {
+    if ('record' in item) break;
+  }
+}
+
+/** One line of a followed log → a record, a warning, or null for a blank line (read-log's rules for one line). */
+export function parseLogLine(text: string): LogRecord | string | null {
+  const t = text.endsWith('\r') ? text.slice(0, -1) : text;
+  if (t.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(t);
+  } catch {
+    return `not JSON (${escapeControl(t.slice(0, 40))}${t.length > 40 ? '…' : ''})`;
+  }
+  if (!isLogRecord(value)) return `not an mcp-tap record (${escapeControl(t.slice(0, 40))}${t.length > 40 ? '…' : ''})`;
+  return value;
+}
+
+/** A history count from the command line. */
+export function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`-n takes a number of records, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
