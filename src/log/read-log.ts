@@ -437,7 +437,9 @@ export interface SessionReadOptions extends ReadOptions {
 export async function* readSession(path: string, which: string, opts: SessionReadOptions = {}): AsyncGenerator<LogRecord> {
   let id: string | null = null;
   if (which !== 'all') {
-    const [s] = await resolveSession(path, which, { ...opts });
+    // the first pass only finds the session; its warnings are reported once, by the second pass
+    const { onWarning: _reportedLater, ...firstPass } = opts;
+    const [s] = await resolveSession(path, which, firstPass);
     id = s!.id;
   }
   for await (const item of readRecords(path, opts)) {
