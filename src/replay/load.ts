@@ -1,0 +1,43 @@
+/** Reads the one recorded session that replay and mock work from, through src/log/read-log.ts. */
+import { InputError, UsageError } from '../errors.js';
+import { basename } from 'node:path';
+import { findLatestLog, listLogs, readSession, TORN_LAST_LINE } from '../log/read-log.js';
+import type { LogRecord } from '../log/record.js';
+import { buildSession, type RecordedSession } from './recorded.js';
+
+export interface LoadChoice {
+  /** The log file; default the most recently written log in the default log directory that is not a replay's own. */
+  file?: string;
+  /** 'last' (default), a session id or a unique prefix of one. */
+  session?: string;
+  /** Told once about lines that are not records. */
+  warn: (message: string) => void;
+}
+
+/** The newest log that is not the log of a replay (replay-<name>.jsonrpc.log), else the newest log. */
+async function defaultLog(): Promise<string> {
+  const recorded = (await listLogs()).find((l) => !basename(l.path).startsWith('replay-'));
+  return recorded?.path ?? findLatestLog();
+}
+
+/** The session's model and the path it came from. Throws InputError when there is nothing to work with. */
+export async function loadSession(choice: LoadChoice, what: 'replay' | 'mock'): Promise<{ path: string; session: RecordedSession }> {
+  const which = choice.session ?? 'last';
+  if (which === 'all') throw new UsageError(`${what} works on one session; pass --session last or a session id`);
+  const path = choice.file ?? (await defaultLog());
+  const records: LogRecord[] = [];
+  let skipped = 0;
+  let firstWhy = '';
+  for await (const r of readSession(path, which, {
+    onWarning: (w) => {
+      if (w.warning === TORN_LAST_LINE) return;
+      if (skipped++ === 0) firstWhy = `line ${w.line}: ${w.warning}`;
+    },
+  })) {
+    records.push(r);
+  }
+  if (skipped > 0) choice.warn(`skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${path} that ${skipped === 1 ? 'is' : 'are'} not records (${firstWhy})`);
+  const session = buildSession(records);
+  if (session.messages.length === 0) throw new InputError(`session ${session.id || which} of ${path} has no JSON-RPC messages to ${what}`);
+  return { path, session };
+}

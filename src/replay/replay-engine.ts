@@ -1,0 +1,475 @@
+/**
+ * The replay as a state machine with its edges injected: lines from the server go in (`onLine`), lines
+ * for the server come out, the clock is a function and deadlines are polled (`nextDeadline`/`onTick`),
+ * so unit tests drive a whole replay in memory. run-replay.ts connects it to a real server.
+ *
+ * Ids: client requests go out with their recorded ids (a server bug may depend on an id's type or
+ * value); only an id that is still awaiting its answer in this replay gets a fresh one of the same type,
+ * and a recorded `notifications/cancelled` follows the remapping. The server's requests are answered
+ * under the ids the live server chose. Answers are compared without their ids.
+ */
+import type { JsonRpcId } from '../log/record.js';
+import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { AnswerBook } from './answer-book.js';
+import { compareMessages, type CompareOptions } from './compare.js';
+import { idKey, targetOf, type RecMsg } from './recorded.js';
+import type { ReplayPlan, SendUnit } from './plan.js';
+import { summarize, type ReplayEntry, type ReplayResult } from './result.js';
+import { recordLargerAdvice } from './shortened.js';
+
+export interface EngineOptions {
+  /** How long to wait for an answer; a request that took long in the recording gets twice its recorded time. */
+  timeoutMs: number;
+  compare: Omit<CompareOptions, 'shortened'>;
+  now: () => number;
+}
+
+interface Pending {
+  rec: RecMsg;
+  liveId: JsonRpcId;
+  sentAt: number;
+  deadline: number;
+  expected: RecMsg | undefined;
+  settled: boolean;
+  entry: ReplayEntry;
+}
+
+const MAX_SAMPLES = 3;
+
+function shortText(s: string, max = 120): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export class ReplayEngine {
+  private next = 0;
+  private readonly live = new Map<string, Pending>();
+  private readonly sent = new Map<RecMsg, Pending>();
+  private readonly requestState = new Map<string, string>();
+  private readonly book: AnswerBook;
+  private readonly seenServerRequests = new Set<RecMsg>();
+  private readonly entries: Array<{ entry: ReplayEntry; order: number }> = [];
+  private readonly notifications: Record<string, number> = {};
+  private readonly noiseSamples: string[] = [];
+  private noise = 0;
+  private stray = 0;
+  private pings = 0;
+  private fresh = 0;
+  private readonly maxNumericId: number;
+  private exited: { code: number | null; signal: string | null } | undefined;
+  private endWaitUntil: number | undefined;
+  private lastOrder = 0;
+  private heard = false;
+
+  constructor(
+    private readonly plan: ReplayPlan,
+    private readonly opts: EngineOptions,
+  ) {
+    this.book = new AnswerBook(plan.serverBook, { byTarget: false });
+    let max = 0;
+    for (const m of plan.session.messages) if (typeof m.id === 'number' && m.id > max) max = m.id;
+    this.maxNumericId = Math.floor(max);
+    for (const m of plan.notReplayed) {
+      this.add(
+        {
+          type: m.kind === 'request' ? 'answer' : 'notification',
+          status: 'not-replayed',
+          failed: false,
+          seq: m.seq,
+          ...this.describe(m),
+          notes: [
+            `not replayed: the log holds only a shortened copy of this ${m.kind === 'invalid' ? 'line' : m.kind}${m.bytes !== undefined ? ` (${m.bytes} bytes on the wire)` : ''}, so it cannot be sent as it was; ${recordLargerAdvice(m.bytes)}`,
+          ],
+        },
+        m.seq,
+      );
+    }
+  }
+
+  private describe(m: RecMsg): Pick<ReplayEntry, 'method' | 'target' | 'id'> {
+    const d: Pick<ReplayEntry, 'method' | 'target' | 'id'> = {};
+    if (m.method !== undefined) d.method = m.method;
+    if (m.target !== undefined) d.target = m.target;
+    if (m.id !== undefined) d.id = m.id;
+    return d;
+  }
+
+  private add(entry: ReplayEntry, order: number): void {
+    this.entries.push({ entry, order });
+  }
+
+  /** Lines to send now (the first lines of the session). */
+  start(): string[] {
+    return this.pump();
+  }
+
+  private settledFor(r: RecMsg): boolean {
+    const p = this.sent.get(r);
+    return p === undefined || p.settled;
+  }
+
+  private pump(): string[] {
+    const out: string[] = [];
+    while (this.next < this.plan.units.length && this.exited === undefined) {
+      const u = this.plan.units[this.next]!;
+      if (!u.waitFor.every((r) => this.settledFor(r))) break;
+      out.push(this.send(u));
+      this.next++;
+    }
+    this.checkEnd();
+    return out;
+  }
+
+  private chooseId(id: JsonRpcId): JsonRpcId {
+    if (!this.live.has(idKey(id))) return id;
+    this.fresh++;
+    return typeof id === 'number' ? this.maxNumericId + 1000 + this.fresh : `${String(id)}~replay-${this.fresh}`;
+  }
+
+  private send(u: SendUnit): string {
+    const now = this.opts.now();
+    const msgs: unknown[] = [];
+    for (const m of u.items) {
+      this.lastOrder = m.seq;
+      if (m.kind === 'invalid') {
+        if (!u.batch && m.raw !== undefined) return m.raw;
+        msgs.push(m.msg);
+        continue;
+      }
+      const msg = structuredClone(m.msg) as JsonObject;
+      if (m.kind === 'request') {
+        const liveId = this.chooseId(m.id ?? null);
+        msg['id'] = liveId;
+        this.swapRequestState(msg);
+        const expected = this.plan.session.answerOf(m);
+        const allowed = Math.max(this.opts.timeoutMs, 2 * (expected?.ms ?? 0));
+        const entry: ReplayEntry = {
+          type: 'answer',
+          status: 'missing',
+          failed: false,
+          seq: m.seq,
+          ...this.describe(m),
+          liveId,
+          notes: [],
+        };
+        if (expected) {
+          entry.answerSeq = expected.seq;
+          if (expected.ms !== undefined) entry.recordedMs = expected.ms;
+        }
+        if (liveId !== m.id) entry.notes.push(`sent with id ${JSON.stringify(liveId)}: id ${JSON.stringify(m.id)} was still awaiting its answer`);
+        if (this.plan.session.cancelled.has(m)) entry.notes.push('the client cancelled this request in the recording; its outcome does not count');
+        const p: Pending = { rec: m, liveId, sentAt: now, deadline: now + allowed, expected, settled: false, entry };
+        this.live.set(idKey(liveId), p);
+        this.sent.set(m, p);
+        this.add(entry, m.seq);
+      } else if (m.method === 'notifications/cancelled') {
+        // the cancel goes to the id its request went out with
+        const params = msg['params'];
+        const target = this.plan.session.cancelTarget(m);
+        const to = target ? this.sent.get(target)?.liveId : undefined;
+        if (isObject(params) && to !== undefined) params['requestId'] = to;
+      }
+      msgs.push(msg);
+    }
+    return JSON.stringify(u.batch ? msgs : msgs[0]);
+  }
+
+  /** 2026-07-28 retries echo the server's opaque requestState: send the one this server handed out. */
+  private swapRequestState(msg: JsonObject): void {
+    const params = msg['params'];
+    if (!isObject(params) || typeof params['requestState'] !== 'string') return;
+    const to = this.requestState.get(params['requestState']);
+    if (to !== undefined) params['requestState'] = to;
+  }
+
+  /** One line the server wrote on stdout; returns the lines to send in reaction. */
+  onLine(text: string): string[] {
+    this.heard = true;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.noiseLine(text);
+      return this.pump();
+    }
+    const out: string[] = [];
+    for (const el of Array.isArray(value) ? value : [value]) {
+      const line = this.onMessage(el, text);
+      if (line !== undefined) out.push(line);
+    }
+    out.push(...this.pump());
+    return out;
+  }
+
+  /** A line longer than the replay keeps: the answer it carries (found in its shortened copy) is not compared. */
+  onOversized(shortened: unknown, bytes: number): string[] {
+    this.heard = true;
+    if (isObject(shortened) && ('result' in shortened || 'error' in shortened)) {
+      const p = this.live.get(idKey(shortened['id']));
+      if (p && !p.settled) {
+        this.settle(p);
+        p.entry.status = 'different';
+        p.entry.failed = !this.plan.session.cancelled.has(p.rec);
+        p.entry.notes.push(`the answer was ${bytes} bytes, more than the replay holds; not compared`);
+      }
+    } else this.noiseLine(`(a line of ${bytes} bytes)`);
+    return this.pump();
+  }
+
+  private noiseLine(text: string): void {
+    this.noise++;
+    if (this.noiseSamples.length < MAX_SAMPLES) this.noiseSamples.push(shortText(text));
+  }
+
+  private onMessage(el: unknown, text: string): string | undefined {
+    if (!isObject(el)) {
+      this.noiseLine(text);
+      return undefined;
+    }
+    if (typeof el['method'] === 'string') {
+      if ('id' in el && el['id'] !== undefined) return this.serverRequest(el, el['method']);
+      this.notifications[el['method']] = (this.notifications[el['method']] ?? 0) + 1;
+      return undefined;
+    }
+    if ('result' in el || 'error' in el) {
+      this.answer(el);
+      return undefined;
+    }
+    this.noiseLine(text);
+    return undefined;
+  }
+
+  private settle(p: Pending): void {
+    p.settled = true;
+    p.entry.ms = Math.round((this.opts.now() - p.sentAt) * 1000) / 1000;
+  }
+
+  private answer(el: JsonObject): void {
+    const p = this.live.get(idKey(el['id']));
+    if (!p) {
+      this.stray++;
+      return;
+    }
+    const late = p.settled;
+    this.live.delete(idKey(el['id']));
+    this.settle(p);
+    const e = p.entry;
+    if (late) e.notes.push(`answered after ${e.ms} ms, past the ${p.deadline - p.sentAt} ms the replay waited`);
+    const counts = !this.plan.session.cancelled.has(p.rec);
+    const exp = p.expected;
+    if (!exp) {
+      e.status = 'answered';
+      e.failed = false;
+      e.notes.push('the recording has no answer to this request');
+      return;
+    }
+    if (exp.msg === undefined) {
+      e.status = 'different';
+      e.failed = counts;
+      e.notes.push('the recorded answer was not JSON; nothing to compare with');
+      return;
+    }
+    const cmp = compareMessages(exp.msg, el, { ...this.opts.compare, shortened: exp.truncated });
+    e.status = cmp.differences.length === 0 ? 'same' : 'different';
+    e.failed = counts && cmp.differences.length > 0;
+    if (cmp.differences.length > 0) e.differences = cmp.differences;
+    if (cmp.ignored > 0) e.ignored = cmp.ignored;
+    if (cmp.partial) {
+      e.partial = true;
+      e.notes.push(`compared as far as the log shows: it holds a shortened copy of the recorded answer${exp.bytes !== undefined ? ` (${exp.bytes} bytes)` : ''}; ${recordLargerAdvice(exp.bytes)}`);
+    }
+    // a 2026-07-28 input_required answer hands out a requestState the retry must echo
+    const rs = isObject(exp.msg) && isObject(exp.msg['result']) ? exp.msg['result']['requestState'] : undefined;
+    const live = isObject(el['result']) ? el['result']['requestState'] : undefined;
+    if (typeof rs === 'string' && typeof live === 'string') this.requestState.set(rs, live);
+  }
+
+  private serverRequest(el: JsonObject, method: string): string | undefined {
+    const id = el['id'] as JsonRpcId;
+    const order = this.lastOrder + 0.5;
+    const match = this.book.match(method, el['params']);
+    if (!match) {
+      if (method === 'ping') {
+        this.pings++;
+        return JSON.stringify({ jsonrpc: '2.0', id, result: {} });
+      }
+      const entry: ReplayEntry = { type: 'server-request', status: 'unexpected', failed: true, method, liveId: id, notes: ['the recorded client never got this request; answered with error -32601'] };
+      const target = targetOf(method, el['params']);
+      if (target !== undefined) entry.target = target;
+      this.add(entry, order);
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32601, message: `mcp-tap replay: the recorded session has no ${method} request to take the answer from` },
+      });
+    }
+    const rec = match.entry.request;
+    const first = !this.seenServerRequests.has(rec);
+    this.seenServerRequests.add(rec);
+    const cmp = compareMessages(rec.msg, el, { ...this.opts.compare, shortened: rec.truncated });
+    const entry: ReplayEntry = {
+      type: 'server-request',
+      status: cmp.differences.length === 0 ? 'same' : 'different',
+      failed: cmp.differences.length > 0,
+      seq: rec.seq,
+      ...this.describe(rec),
+      liveId: id,
+      notes: [],
+    };
+    if (cmp.differences.length > 0) entry.differences = cmp.differences;
+    if (cmp.ignored > 0) entry.ignored = cmp.ignored;
+    if (cmp.partial) entry.partial = true;
+    if (!first) entry.notes.push(`asked again; answered with the recorded answer to #${rec.seq} once more`);
+    this.add(entry, first ? rec.seq : order);
+    const answer = match.entry.answer;
+    if (!answer || !isObject(answer.msg)) {
+      entry.notes.push('the recorded client did not answer this request; left unanswered');
+      return undefined;
+    }
+    entry.answerSeq = answer.seq;
+    if (answer.truncated) {
+      entry.notes.push(`answered with a shortened copy: the log cut the recorded answer${answer.bytes !== undefined ? ` (${answer.bytes} bytes)` : ''}; ${recordLargerAdvice(answer.bytes)}`);
+    }
+    const reply: JsonObject = { jsonrpc: '2.0', id };
+    if ('error' in answer.msg) reply['error'] = answer.msg['error'];
+    else reply['result'] = answer.msg['result'];
+    return JSON.stringify(reply);
+  }
+
+  /** Deadlines that passed: answers given up on. Returns lines that may now be sent. */
+  onTick(): string[] {
+    const now = this.opts.now();
+    for (const p of this.live.values()) {
+      if (p.settled || p.expected === undefined || p.deadline > now) continue;
+      this.settle(p);
+      p.entry.status = 'missing';
+      p.entry.failed = !this.plan.session.cancelled.has(p.rec);
+      p.entry.notes.push(`no answer within ${p.deadline - p.sentAt} ms`);
+    }
+    return this.pump();
+  }
+
+  /** The server (mcp-tap in front of it) exited: nothing more will come. */
+  onExit(code: number | null, signal: string | null): void {
+    this.exited = { code, signal };
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    for (const p of this.live.values()) {
+      if (p.settled || p.expected === undefined) continue;
+      this.settle(p);
+      p.entry.status = 'missing';
+      p.entry.failed = !this.plan.session.cancelled.has(p.rec);
+      p.entry.notes.push(`the server ${how} before answering`);
+    }
+    for (let i = this.next; i < this.plan.units.length; i++) {
+      for (const m of this.plan.units[i]!.items) {
+        if (m.kind !== 'request') continue;
+        const expected = this.plan.session.answerOf(m);
+        this.add(
+          {
+            type: 'answer',
+            status: expected ? 'missing' : 'unanswered',
+            failed: expected !== undefined && !this.plan.session.cancelled.has(m),
+            seq: m.seq,
+            ...this.describe(m),
+            notes: [`not sent: the server ${how} earlier`],
+          },
+          m.seq,
+        );
+      }
+    }
+    this.next = this.plan.units.length;
+  }
+
+  private waitingForAnswers(): boolean {
+    for (const p of this.live.values()) if (!p.settled && p.expected !== undefined) return true;
+    return false;
+  }
+
+  private missingServerRequests(): RecMsg[] {
+    return this.plan.expectedServerRequests.filter((m) => !this.seenServerRequests.has(m));
+  }
+
+  private checkEnd(): void {
+    if (this.exited || this.endWaitUntil !== undefined) return;
+    if (this.next < this.plan.units.length || this.waitingForAnswers()) return;
+    if (this.missingServerRequests().length > 0) this.endWaitUntil = this.opts.now() + this.opts.timeoutMs;
+  }
+
+  /** True when the replay has nothing left to send or wait for. */
+  get finished(): boolean {
+    if (this.exited) return true;
+    if (this.next < this.plan.units.length || this.waitingForAnswers()) return false;
+    if (this.missingServerRequests().length === 0) return true;
+    return this.endWaitUntil !== undefined && this.opts.now() >= this.endWaitUntil;
+  }
+
+  /** When onTick should run next (epoch ms of the clock), or undefined when nothing is timed. */
+  nextDeadline(): number | undefined {
+    let d: number | undefined;
+    for (const p of this.live.values()) {
+      if (p.settled || p.expected === undefined) continue;
+      if (d === undefined || p.deadline < d) d = p.deadline;
+    }
+    if (this.endWaitUntil !== undefined && (d === undefined || this.endWaitUntil < d)) d = this.endWaitUntil;
+    return d;
+  }
+
+  /** Whether anything came from the server at all (to tell a server that never started from one that broke). */
+  get heardFromServer(): boolean {
+    return this.heard;
+  }
+
+  /** The result so far; call when finished (and after the server's exit is known, if it is). */
+  result(serverExit?: { code: number | null; signal: string | null }): ReplayResult {
+    const rows = [...this.entries];
+    for (const p of this.live.values()) {
+      if (p.settled || p.expected !== undefined) continue;
+      p.entry.status = 'unanswered';
+      p.entry.failed = false;
+      p.entry.notes.push('no answer, as in the recording');
+    }
+    if (this.plan.mode === 'all' || this.plan.expectedServerRequests.length > 0) {
+      for (const m of this.missingServerRequests()) {
+        rows.push({
+          entry: {
+            type: 'server-request',
+            status: 'missing',
+            failed: true,
+            seq: m.seq,
+            ...this.describe(m),
+            notes: ['the server did not make this request in the replay'],
+          },
+          order: m.seq,
+        });
+      }
+    }
+    if (this.noise > this.plan.recordedStdoutNoise) {
+      rows.push({
+        entry: {
+          type: 'stdout',
+          status: 'different',
+          failed: true,
+          notes: [
+            `the server wrote ${this.noise} line(s) on stdout that are not JSON-RPC (the recording has ${this.plan.recordedStdoutNoise}); hosts reject them. First: ${this.noiseSamples.map((s) => JSON.stringify(s)).join(', ')}`,
+          ],
+        },
+        order: Number.MAX_SAFE_INTEGER,
+      });
+    }
+    rows.sort((a, b) => a.order - b.order);
+    const entries = rows.map((r) => r.entry);
+    const exit = serverExit ?? this.exited;
+    const result: ReplayResult = {
+      session: this.plan.session.id,
+      mode: this.plan.mode,
+      entries,
+      summary: summarize(entries),
+      notifications: { recorded: this.plan.recordedNotifications, replayed: { ...this.notifications } },
+      stdoutNoise: { recorded: this.plan.recordedStdoutNoise, replayed: this.noise, samples: [...this.noiseSamples] },
+      strayAnswers: this.stray,
+      serverPings: this.pings,
+      failed: entries.some((e) => e.failed),
+    };
+    if (exit) result.serverExit = { ...exit, early: this.exited !== undefined };
+    return result;
+  }
+}

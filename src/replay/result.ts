@@ -1,0 +1,81 @@
+/** What a replay found: one entry per recorded exchange (or per surprise), and the totals that decide the exit status. */
+import type { JsonRpcId } from '../log/record.js';
+import type { Difference } from './compare.js';
+
+/**
+ * same / different: the answer (or the server's request) compared with the recorded one.
+ * missing: no answer within the time allowed (or the server never made a recorded request).
+ * not-replayed: the log holds only a shortened copy of the client's message.
+ * unexpected: the server asked something the recording has no answer for.
+ * unanswered: no answer, and the recording had none either. answered: an answer the recording did not have.
+ */
+export type EntryStatus = 'same' | 'different' | 'missing' | 'not-replayed' | 'unexpected' | 'unanswered' | 'answered';
+
+export interface ReplayEntry {
+  /** answer: a client request and the server's answer; server-request: the server asked the client; stdout: lines that were not JSON-RPC. */
+  type: 'answer' | 'server-request' | 'notification' | 'stdout';
+  status: EntryStatus;
+  /** Counts toward exit status 1. */
+  failed: boolean;
+  /** seq of the recorded request (or message). */
+  seq?: number;
+  /** seq of the recorded answer. */
+  answerSeq?: number;
+  method?: string;
+  target?: string;
+  /** The id in the recording. */
+  id?: JsonRpcId;
+  /** The id on the wire in this replay (ours for client requests, the server's for its requests). */
+  liveId?: JsonRpcId;
+  /** Latency in this replay and in the recording (ms). */
+  ms?: number;
+  recordedMs?: number;
+  differences?: Difference[];
+  /** Differences left out as volatile or by --ignore. */
+  ignored?: number;
+  /** The recorded copy was shortened: compared as far as the log shows. */
+  partial?: boolean;
+  notes: string[];
+}
+
+export interface ReplaySummary {
+  same: number;
+  different: number;
+  missing: number;
+  unexpected: number;
+  notReplayed: number;
+  /** Entries that do not count either way (unanswered as recorded, cancelled in the recording, …). */
+  other: number;
+}
+
+export interface ReplayResult {
+  session: string;
+  mode: 'all' | 'selected';
+  entries: ReplayEntry[];
+  summary: ReplaySummary;
+  notifications: { recorded: Record<string, number>; replayed: Record<string, number> };
+  stdoutNoise: { recorded: number; replayed: number; samples: string[] };
+  /** Answers whose id the replay never sent. */
+  strayAnswers: number;
+  /** Pings from the server, answered with an empty result. */
+  serverPings: number;
+  serverExit?: { code: number | null; signal: string | null; early: boolean };
+  failed: boolean;
+}
+
+/** Totals over the entries. */
+export function summarize(entries: readonly ReplayEntry[]): ReplaySummary {
+  const s: ReplaySummary = { same: 0, different: 0, missing: 0, unexpected: 0, notReplayed: 0, other: 0 };
+  for (const e of entries) {
+    if (!e.failed && e.status !== 'same' && e.status !== 'not-replayed') {
+      s.other++;
+      continue;
+    }
+    if (e.status === 'same') s.same++;
+    else if (e.status === 'different') s.different++;
+    else if (e.status === 'missing') s.missing++;
+    else if (e.status === 'unexpected') s.unexpected++;
+    else if (e.status === 'not-replayed') s.notReplayed++;
+  }
+  return s;
+}

@@ -1,0 +1,92 @@
+/**
+ * The mock's I/O edge: a stdio MCP server. stdout carries only the JSON-RPC lines the engine produces
+ * (honouring backpressure: reading pauses while stdout is full); every explanation goes to stderr.
+ * Ends when the client closes stdin or stops reading stdout.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { jsonShortener } from '../framing/json-shortener.js';
+import { LineSplitter } from '../framing/line-splitter.js';
+import { MockEngine, type MockOut } from './mock-engine.js';
+import type { RecordedSession } from './recorded.js';
+
+/** Requests longer than this are not held whole (and not answered from the recording). */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export interface MockIo {
+  stdin: Readable;
+  stdout: Writable;
+  /** One explanation line (the caller prefixes and writes it to stderr). */
+  say: (text: string) => void;
+}
+
+/** Serves the session until the client goes away. */
+export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs: number): Promise<void> {
+  const started = performance.now();
+  const engine = new MockEngine(session, { now: () => performance.now() - started, answerWaitMs });
+  await new Promise<void>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    let done = false;
+    let blocked = false;
+    const stop = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      io.stdin.pause();
+      resolve();
+    };
+    const emit = (outs: MockOut[]): void => {
+      for (const o of outs) {
+        if ('stderr' in o) {
+          io.say(o.stderr);
+          continue;
+        }
+        if (done) continue;
+        if (!io.stdout.write(`${o.stdout}\n`) && !blocked) {
+          // the client is not reading: stop reading its requests until it catches up
+          blocked = true;
+          io.stdin.pause();
+          io.stdout.once('drain', () => {
+            blocked = false;
+            if (!done) io.stdin.resume();
+          });
+        }
+      }
+    };
+    const schedule = (): void => {
+      clearTimeout(timer);
+      const d = engine.nextDeadline();
+      if (d === undefined || done) return;
+      timer = setTimeout(
+        () => {
+          emit(engine.onTick());
+          schedule();
+        },
+        Math.max(0, Math.ceil(d - (performance.now() - started))) + 1,
+      );
+    };
+    const splitter = new LineSplitter(
+      MAX_LINE_BYTES,
+      (line) => {
+        if (line.data) {
+          let text = line.data.toString('utf8');
+          if (text.endsWith('\r')) text = text.slice(0, -1);
+          if (text.trim() === '') return;
+          emit(engine.onLine(text));
+        } else {
+          io.say(`a line of ${line.bytes} bytes from the client is longer than the mock reads (${MAX_LINE_BYTES}); ignored`);
+        }
+        schedule();
+      },
+      jsonShortener,
+    );
+    io.stdout.on('error', stop); // the client stopped reading
+    io.stdin.on('data', (c: Buffer) => splitter.push(c));
+    io.stdin.on('end', () => {
+      splitter.end();
+      stop();
+    });
+    io.stdin.on('error', stop);
+    emit(engine.start());
+    schedule();
+  });
+}

@@ -1,0 +1,553 @@
+/**
+ * Replay planning and the replay engine, in memory: recorded sessions are built here as log records,
+ * a fake server answers (or not), and a fake clock drives the deadlines.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../src/log/record.js';
+import { InputError } from '../../src/errors.js';
+import { buildSession, type RecordedSession } from '../../src/replay/recorded.js';
+import { planReplay, type Selection } from '../../src/replay/plan.js';
+import { ReplayEngine } from '../../src/replay/replay-engine.js';
+import type { ReplayResult } from '../../src/replay/result.js';
+
+// ---- recorded sessions as log records (pairing filled in like the log writer does) ----
+
+type Side = 'client' | 'server';
+interface Step {
+  from: Side;
+  msg?: unknown;
+  raw?: string;
+  extra?: Partial<LogRecord>;
+}
+const C = (msg: unknown, extra?: Partial<LogRecord>): Step => ({ from: 'client', msg, ...(extra ? { extra } : {}) });
+const S = (msg: unknown, extra?: Partial<LogRecord>): Step => ({ from: 'server', msg, ...(extra ? { extra } : {}) });
+
+const req = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+const note = (method: string, params?: unknown) => ({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) });
+const res = (id: unknown, result: unknown) => ({ jsonrpc: '2.0', id, result });
+const err = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } });
+const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+const call = (id: unknown, name: string, args: unknown = {}) => req(id, 'tools/call', { name, arguments: args });
+
+function kindOf(m: Record<string, unknown>): LogRecord['kind'] {
+  if (typeof m['method'] === 'string') return 'id' in m ? 'request' : 'notification';
+  return 'error' in m ? 'error' : 'response';
+}
+
+function records(steps: Step[], session = 'sess-1'): LogRecord[] {
+  const out: LogRecord[] = [{ v: 1, time: 1000, session, seq: 1, from: 'proxy', kind: 'event', event: 'start', name: 'x', command: 'node', args: ['x.js'] }];
+  const pending = new Map<string, { seq: number; time: number; method: string }>();
+  let t = 1000;
+  const annotate = (m: Record<string, unknown>, from: Side, seq: number, into: Record<string, unknown>): void => {
+    const kind = kindOf(m);
+    into['kind'] = kind;
+    if ('id' in m) into['id'] = m['id'];
+    const p = m['params'] as Record<string, unknown> | undefined;
+    if (typeof m['method'] === 'string') {
+      into['method'] = m['method'];
+      if (typeof p?.['name'] === 'string') into['target'] = p['name'];
+    }
+    if (kind === 'request') pending.set(`${from}|${typeof m['id']}:${String(m['id'])}`, { seq, time: t, method: m['method'] as string });
+    if (kind === 'response' || kind === 'error') {
+      const other = from === 'client' ? 'server' : 'client';
+      const k = `${other}|${typeof m['id']}:${String(m['id'])}`;
+      const q = pending.get(k);
+      if (q) {
+        pending.delete(k);
+        into['reqSeq'] = q.seq;
+        into['method'] = q.method;
+        into['ms'] = t - q.time;
+      }
+    }
+  };
+  for (const st of steps) {
+    t += 10;
+    const seq = out.length + 1;
+    const r: Record<string, unknown> = { v: 1, time: t, session, seq, from: st.from };
+    if (st.raw !== undefined) {
+      r['kind'] = 'invalid';
+      r['raw'] = st.raw;
+    } else if (Array.isArray(st.msg)) {
+      r['kind'] = 'batch';
+      r['msg'] = st.msg;
+      r['items'] = st.msg.map((el: Record<string, unknown>) => {
+        const it: Record<string, unknown> = {};
+        annotate(el, st.from, seq, it);
+        return it;
+      });
+    } else {
+      annotate(st.msg as Record<string, unknown>, st.from, seq, r);
+      r['msg'] = st.msg;
+    }
+    Object.assign(r, st.extra);
+    out.push(r as LogRecord);
+  }
+  return out;
+}
+
+const sessionOf = (steps: Step[]): RecordedSession => buildSession(records(steps));
+
+const HANDSHAKE: Step[] = [
+  C(req(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: { sampling: {} }, clientInfo: { name: 'c', version: '1' } })),
+  S(res(0, { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } })),
+  C(note('notifications/initialized')),
+];
+
+// ---- driving the engine ----
+
+type Json = Record<string, unknown>;
+/** A fake server: gets each message the replay sends, returns the messages it answers with. */
+type FakeServer = (m: Json) => Json[];
+
+/** A fake server that answers every request with what the recording says (optionally changed by `tweak`). */
+function echoServer(s: RecordedSession, tweak: (m: Json, answer: Json) => Json = (_m, a) => a): FakeServer {
+  return (m) => {
+    if (!('id' in m) || typeof m['method'] !== 'string') return [];
+    const rec = s.messages.find((x) => x.from === 'client' && x.kind === 'request' && x.method === m['method'] && JSON.stringify((x.msg as Json)['params']) === JSON.stringify(m['params']));
+    const a = rec && s.answerOf(rec);
+    if (!a) return [];
+    return [tweak(m, { ...(a.msg as Json), id: m['id'] })];
+  };
+}
+
+interface Driven {
+  result: ReplayResult;
+  sent: Json[];
+  lines: string[];
+  engine: ReplayEngine;
+}
+
+function drive(s: RecordedSession, server: FakeServer, opts: { sel?: Selection; timeoutMs?: number; strict?: boolean } = {}): Driven {
+  let now = 0;
+  const plan = planReplay(s, opts.sel ?? {});
+  const engine = new ReplayEngine(plan, { timeoutMs: opts.timeoutMs ?? 1000, compare: { ignore: [], volatile: opts.strict !== true }, now: () => now });
+  const queue: string[] = [...engine.start()];
+  const lines: string[] = [];
+  for (let guard = 0; guard < 10_000; guard++) {
+    const line = queue.shift();
+    if (line !== undefined) {
+      lines.push(line);
+      now += 1;
+      const parsed = JSON.parse(line) as Json | Json[];
+      for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+        for (const reply of server(m)) queue.push(...engine.onLine(JSON.stringify(reply)));
+      }
+      continue;
+    }
+    if (engine.finished) break;
+    const d = engine.nextDeadline();
+    if (d === undefined) break;
+    now = Math.max(now, d);
+    queue.push(...engine.onTick());
+  }
+  const sent = lines.flatMap((l) => {
+    const p = JSON.parse(l) as Json | Json[];
+    return Array.isArray(p) ? p : [p];
+  });
+  return { result: engine.result(), sent, lines, engine };
+}
+
+const statuses = (r: ReplayResult): string[] => r.entries.map((e) => `${e.seq ?? '-'} ${e.method ?? e.type} ${e.status}`);
+
+// ---- the model ----
+
+describe('recorded session model', () => {
+  it('flattens batches, links answers by reqSeq and keeps the start event', () => {
+    const s = sessionOf([...HANDSHAKE, C([req(1, 'ping'), note('notifications/roots/list_changed')]), S([res(1, {})])]);
+    expect(s.server).toMatchObject({ command: 'node', args: ['x.js'] });
+    const batch = s.messages.filter((m) => m.seq === 5);
+    expect(batch.map((m) => [m.kind, m.index, m.batchSize])).toEqual([
+      ['request', 0, 2],
+      ['notification', 1, 2],
+    ]);
+    expect(s.answerOf(batch[0]!)?.seq).toBe(6);
+  });
+
+  it('pairs answers without reqSeq by id, keeping the id type', () => {
+    const recs = records([C(req(1, 'ping')), C(req('1', 'ping')), S(res('1', { s: true })), S(res(1, { n: true }))]).map((r) => {
+      const { reqSeq: _r, ...rest } = r;
+      void _r;
+      return rest as LogRecord;
+    });
+    const s = buildSession(recs);
+    const [a, b] = s.messages.filter((m) => m.kind === 'request');
+    expect((s.answerOf(a!)?.msg as Json)['result']).toEqual({ n: true });
+    expect((s.answerOf(b!)?.msg as Json)['result']).toEqual({ s: true });
+  });
+
+  it('knows which requests the client cancelled', () => {
+    const s = sessionOf([...HANDSHAKE, C(call(1, 'slow')), C(note('notifications/cancelled', { requestId: 1 }))]);
+    expect([...s.cancelled].map((m) => m.seq)).toEqual([5]);
+  });
+});
+
+// ---- ordering ----
+
+describe('ordering: wait where the client waited, pipeline where it did not', () => {
+  const s = sessionOf([
+    ...HANDSHAKE,
+    C(call(1, 'a')),
+    S(res(1, text('a'))),
+    C(call(2, 'b')),
+    C(call(3, 'c')),
+    S(res(3, text('c'))),
+    S(res(2, text('b'))),
+    C(call(4, 'd')),
+    S(res(4, text('d'))),
+  ]);
+
+  it('plans the waits from the recorded order', () => {
+    const plan = planReplay(s);
+    expect(plan.units.map((u) => [u.items[0]!.method, u.items[0]!.target, u.waitFor.map((r) => r.seq)])).toEqual([
+      ['initialize', undefined, []],
+      ['notifications/initialized', undefined, [2]],
+      ['tools/call', 'a', []],
+      ['tools/call', 'b', [5]],
+      ['tools/call', 'c', []],
+      ['tools/call', 'd', [8, 7]], // c was answered first
+    ]);
+  });
+
+  it('sends only what the recorded client had sent before each answer', () => {
+    const plan = planReplay(s);
+    const engine = new ReplayEngine(plan, { timeoutMs: 1000, compare: { ignore: [], volatile: true }, now: () => 0 });
+    const ids = (lines: string[]) => lines.map((l) => (JSON.parse(l) as Json)['id'] ?? (JSON.parse(l) as Json)['method']);
+    expect(ids(engine.start())).toEqual([0]);
+    expect(ids(engine.onLine(JSON.stringify(res(0, {}))))).toEqual(['notifications/initialized', 1]);
+    expect(ids(engine.onLine(JSON.stringify(res(1, text('a')))))).toEqual([2, 3]); // pipelined, as recorded
+    expect(ids(engine.onLine(JSON.stringify(res(2, text('b')))))).toEqual([]); // d waits for c too
+    expect(ids(engine.onLine(JSON.stringify(res(3, text('c')))))).toEqual([4]);
+    expect(engine.finished).toBe(false);
+    engine.onLine(JSON.stringify(res(4, text('d'))));
+    expect(engine.finished).toBe(true);
+    // the initialize answer differs from the recording ({}), the calls were answered as recorded
+    expect(statuses(engine.result())).toEqual(['2 initialize different', '5 tools/call same', '7 tools/call same', '8 tools/call same', '11 tools/call same']);
+  });
+
+  it('reports every answer the same when the server answers as recorded', () => {
+    const { result } = drive(s, echoServer(s));
+    expect(result.failed).toBe(false);
+    expect(result.summary).toMatchObject({ same: 5, different: 0, missing: 0 });
+  });
+});
+
+// ---- comparison ----
+
+describe('comparing answers', () => {
+  const s = sessionOf([...HANDSHAKE, C(call(1, 'add', { a: 2, b: 3 })), S(res(1, { ...text('5'), structuredContent: { sum: 5 } })), C(call(2, 'fail')), S(err(2, -32602, 'Unknown tool'))]);
+
+  it('reports a changed answer with its paths and fails', () => {
+    const { result } = drive(s, echoServer(s, (m, a) => ((m['params'] as Json)['name'] === 'add' ? { ...a, result: { ...text('6'), structuredContent: { sum: 6 } } } : a)));
+    const e = result.entries.find((x) => x.target === 'add')!;
+    expect(e.status).toBe('different');
+    expect(e.differences!.map((d) => d.path)).toEqual(['result.content[0].text', 'result.structuredContent.sum']);
+    expect(result.failed).toBe(true);
+    expect(result.summary.different).toBe(1);
+  });
+
+  it('reports an error that became a result (and the other way round)', () => {
+    const { result } = drive(s, echoServer(s, (m, a) => ((m['params'] as Json)['name'] === 'fail' ? { jsonrpc: '2.0', id: m['id'], result: text('ok') } : a)));
+    const e = result.entries.find((x) => x.target === 'fail')!;
+    expect(e.differences!.map((d) => [d.path, d.op])).toEqual([
+      ['error', 'removed'],
+      ['result', 'added'],
+    ]);
+  });
+
+  it('reports a missing answer after the timeout, then goes on', () => {
+    const { result, sent } = drive(s, echoServer(s, (m, a) => ((m['params'] as Json | undefined)?.['name'] === 'add' ? ({ skip: true } as Json) : a)), { timeoutMs: 500 });
+    const e = result.entries.find((x) => x.target === 'add')!;
+    expect(e.status).toBe('missing');
+    expect(e.notes.join()).toContain('no answer within 500 ms');
+    expect(sent.some((m) => (m['params'] as Json | undefined)?.['name'] === 'fail')).toBe(true);
+    expect(result.failed).toBe(true);
+  });
+
+  it('waits twice the recorded latency for a request that was slow in the recording', () => {
+    const slow = sessionOf([...HANDSHAKE, C(call(1, 'slow')), S(res(1, text('done')), { ms: 4000 })]);
+    const { result } = drive(slow, () => [], { timeoutMs: 100 });
+    expect(result.entries.find((x) => x.target === 'slow')!.notes.join()).toContain('no answer within 8000 ms');
+  });
+
+  it('applies --strict: volatile fields count', () => {
+    const t = sessionOf([...HANDSHAKE, C(call(1, 'now')), S(res(1, { ...text('at 2026-01-01T00:00:00Z'), _meta: { run: 1 } }))]);
+    const tweak = (m: Json, a: Json): Json => ((m['params'] as Json | undefined)?.['name'] === 'now' ? { ...a, result: { ...text('at 2026-02-02T00:00:00Z'), _meta: { run: 2 } } } : a);
+    expect(drive(t, echoServer(t, tweak)).result.failed).toBe(false);
+    expect(drive(t, echoServer(t, tweak)).result.entries.find((e) => e.target === 'now')!.ignored).toBe(2);
+    expect(drive(t, echoServer(t, tweak), { strict: true }).result.failed).toBe(true);
+  });
+});
+
+// ---- ids ----
+
+describe('ids', () => {
+  it('sends the recorded ids, with their types', () => {
+    const s = sessionOf([...HANDSHAKE, C(call('1', 'a')), S(res('1', text('a'))), C(call(1, 'b')), S(res(1, text('b')))]);
+    const { sent, result } = drive(s, echoServer(s));
+    expect(sent.filter((m) => m['method'] === 'tools/call').map((m) => m['id'])).toEqual(['1', 1]);
+    expect(result.failed).toBe(false);
+  });
+
+  it('remaps an id still awaiting its answer, and a cancel follows the request it meant', () => {
+    // the recorded first request was never answered; its id is reused later, then a cancel of 7 (the
+    // one still pending: 'hang') and later of the reused one
+    const s = sessionOf([
+      ...HANDSHAKE,
+      C(call(7, 'hang')),
+      C(call(7, 'b')),
+      C(note('notifications/cancelled', { requestId: 7 })),
+      S(res(7, text('b'))),
+      C(call(8, 'c')),
+      C(note('notifications/cancelled', { requestId: 7 })),
+    ]);
+    expect([...s.cancelled].map((m) => m.target)).toEqual(['b', 'hang']);
+    const server: FakeServer = (m) => {
+      const name = (m['params'] as Json | undefined)?.['name'];
+      if (name === 'b') return [res(m['id'], text('b'))];
+      if (name === 'c') return [res(m['id'], {})];
+      if (m['method'] === 'initialize') return [res(m['id'], (s.answerOf(s.messages[0]!)!.msg as Json)['result'])];
+      return [];
+    };
+    const { sent, result } = drive(s, server);
+    const calls = sent.filter((m) => m['method'] === 'tools/call');
+    const fresh = calls[1]!['id'];
+    expect(typeof fresh).toBe('number');
+    expect(calls.map((m) => m['id'])).toEqual([7, fresh, 8]);
+    expect(fresh).toBeGreaterThan(1000); // clear of every id in the recording
+    const cancels = sent.filter((m) => m['method'] === 'notifications/cancelled').map((m) => (m['params'] as Json)['requestId']);
+    expect(cancels).toEqual([fresh, 7]);
+    const b = result.entries.find((e) => e.target === 'b')!;
+    expect(b).toMatchObject({ status: 'same', id: 7, liveId: fresh });
+    expect(b.notes.join()).toContain('id 7 was still awaiting its answer');
+    // the never-answered request: no answer now either, which is not a failure
+    expect(result.entries.find((e) => e.target === 'hang')).toMatchObject({ status: 'unanswered', failed: false });
+  });
+
+  it('counts answers to ids it never sent', () => {
+    const s = sessionOf([...HANDSHAKE]);
+    const { result } = drive(s, (m) => (m['method'] === 'initialize' ? [res(0, (s.answerOf(s.messages[0]!)!.msg as Json)['result']), res(99, {})] : []));
+    expect(result.strayAnswers).toBe(1);
+  });
+});
+
+// ---- the server's requests ----
+
+describe("the server's requests during a replay", () => {
+  const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'q?' } }], maxTokens: 10 };
+  const canned = { model: 'm', role: 'assistant', content: { type: 'text', text: 'CANNED' } };
+  const s = sessionOf([
+    ...HANDSHAKE,
+    C(call(1, 'ask')),
+    S(req('srv-1', 'sampling/createMessage', sampling)),
+    C(res('srv-1', canned)),
+    S(res(1, text('the client said: CANNED'))),
+  ]);
+
+  /** A server that asks the client under its own id and answers the call with what it got. */
+  const asking =
+    (params: unknown, method = 'sampling/createMessage'): FakeServer =>
+    (m) => {
+      if (m['method'] === 'initialize') return [res(m['id'], (s.answerOf(s.messages[0]!)!.msg as Json)['result'])];
+      if (m['method'] === 'tools/call') {
+        pendingCall = m['id'];
+        return [req(4242, method, params)];
+      }
+      if (m['id'] === 4242 && 'result' in m) return [res(pendingCall, text(`the client said: ${((m['result'] as Json)['content'] as Json)['text']}`))];
+      if (m['id'] === 4242 && 'error' in m) return [res(pendingCall, { ...text('failed'), isError: true })];
+      return [];
+    };
+  let pendingCall: unknown;
+
+  it('answers them with the recorded answer, under the live id', () => {
+    const { sent, result } = drive(s, asking(sampling));
+    const reply = sent.find((m) => m['id'] === 4242)!;
+    expect(reply).toEqual({ jsonrpc: '2.0', id: 4242, result: canned });
+    expect(result.entries.find((e) => e.type === 'server-request')).toMatchObject({ status: 'same', id: 'srv-1', liveId: 4242, seq: 6, answerSeq: 7 });
+    expect(result.failed).toBe(false);
+  });
+
+  it('falls back to the same method when the params changed, and reports the change', () => {
+    const changed = { ...sampling, maxTokens: 99 };
+    const { sent, result } = drive(s, asking(changed));
+    expect(sent.find((m) => m['id'] === 4242)).toMatchObject({ result: canned });
+    const e = result.entries.find((x) => x.type === 'server-request')!;
+    expect(e.status).toBe('different');
+    expect(e.differences!.map((d) => d.path)).toEqual(['params.maxTokens']);
+  });
+
+  it('answers an unknown request with -32601 and reports it; the recorded one is missing', () => {
+    const { sent, result } = drive(s, asking({}, 'elicitation/create'), { timeoutMs: 50 });
+    expect((sent.find((m) => m['id'] === 4242)!['error'] as Json)['code']).toBe(-32601);
+    expect(result.entries.find((e) => e.status === 'unexpected')).toMatchObject({ method: 'elicitation/create', failed: true });
+    expect(result.entries.find((e) => e.type === 'server-request' && e.status === 'missing')).toMatchObject({ method: 'sampling/createMessage', seq: 6 });
+    expect(result.failed).toBe(true);
+  });
+
+  it('answers pings whether recorded or not', () => {
+    const { sent, result } = drive(s, (m) => (m['method'] === 'initialize' ? [req('p', 'ping'), res(m['id'], (s.answerOf(s.messages[0]!)!.msg as Json)['result'])] : []), { timeoutMs: 10 });
+    expect(sent.find((m) => m['id'] === 'p')).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
+    expect(result.serverPings).toBe(1);
+  });
+});
+
+// ---- the server going away, noise ----
+
+describe('server exit and stdout noise', () => {
+  const s = sessionOf([...HANDSHAKE, C(call(1, 'a')), S(res(1, text('a'))), C(call(2, 'b')), S(res(2, text('b')))]);
+
+  it('turns everything still expected into missing when the server exits', () => {
+    const plan = planReplay(s);
+    const engine = new ReplayEngine(plan, { timeoutMs: 1000, compare: { ignore: [], volatile: true }, now: () => 0 });
+    engine.start();
+    engine.onLine(JSON.stringify(res(0, (s.answerOf(s.messages[0]!)!.msg as Json)['result'])));
+    engine.onExit(1, null);
+    expect(engine.finished).toBe(true);
+    const r = engine.result();
+    expect(statuses(r)).toEqual(['2 initialize same', '5 tools/call missing', '7 tools/call missing']);
+    expect(r.entries[1]!.notes.join()).toContain('exited with code 1 before answering');
+    expect(r.entries[2]!.notes.join()).toContain('not sent');
+    expect(r.serverExit).toEqual({ code: 1, signal: null, early: true });
+  });
+
+  it('fails when the server writes more non-JSON lines on stdout than recorded', () => {
+    const plan = planReplay(s);
+    const engine = new ReplayEngine(plan, { timeoutMs: 1000, compare: { ignore: [], volatile: true }, now: () => 0 });
+    engine.start();
+    engine.onLine('Server listening on stdio');
+    const r = engine.result();
+    const e = r.entries.find((x) => x.type === 'stdout')!;
+    expect(e.failed).toBe(true);
+    expect(e.notes[0]).toContain('"Server listening on stdio"');
+  });
+
+  it('accepts as much noise as the recording had', () => {
+    const noisy = sessionOf([{ from: 'server', raw: 'hello' }, ...HANDSHAKE]);
+    const engine = new ReplayEngine(planReplay(noisy), { timeoutMs: 1000, compare: { ignore: [], volatile: true }, now: () => 0 });
+    engine.onLine('hello');
+    expect(engine.result().entries.some((e) => e.type === 'stdout')).toBe(false);
+  });
+});
+
+// ---- shortened records ----
+
+describe('records the log shortened', () => {
+  const long = 'y'.repeat(3000);
+  const cut = `${'y'.repeat(100)}…[truncated: 3000 bytes]`;
+
+  it('does not send a shortened request, says so with advice, and replays the rest', () => {
+    const s = sessionOf([
+      ...HANDSHAKE,
+      C(call(1, 'echo', { text: cut }), { truncated: true, bytes: 3100 }),
+      S(res(1, text(long))),
+      C(call(2, 'a')),
+      S(res(2, text('a'))),
+    ]);
+    const { sent, result } = drive(s, echoServer(s));
+    expect(sent.some((m) => (m['params'] as Json | undefined)?.['name'] === 'echo')).toBe(false);
+    const e = result.entries.find((x) => x.target === 'echo')!;
+    expect(e).toMatchObject({ status: 'not-replayed', failed: false });
+    expect(e.notes[0]).toContain('shortened copy');
+    expect(e.notes[0]).toContain('--max-log-bytes 4096');
+    expect(result.summary).toMatchObject({ notReplayed: 1, same: 2 });
+    expect(result.failed).toBe(false);
+  });
+
+  it('refuses --seq for a shortened request, saying why', () => {
+    const s = sessionOf([...HANDSHAKE, C(call(1, 'echo', { text: cut }), { truncated: true, bytes: 3100 }), S(res(1, text(long)))]);
+    expect(() => planReplay(s, { seq: 5 })).toThrow(InputError);
+    expect(() => planReplay(s, { seq: 5 })).toThrow(/--seq 5: the log holds only a shortened copy of request #5 \(3100 bytes\).*--max-log-bytes 4096/);
+  });
+
+  it('compares a shortened recorded answer as far as the log shows', () => {
+    const s = sessionOf([...HANDSHAKE, C(call(1, 'big')), S(res(1, text(cut)), { truncated: true, bytes: 3050 })]);
+    const same = drive(s, (m) => (m['method'] === 'tools/call' ? [res(m['id'], text(long))] : echoServer(s)(m)));
+    const e = same.result.entries.find((x) => x.target === 'big')!;
+    expect(e).toMatchObject({ status: 'same', partial: true });
+    expect(e.notes.join()).toContain('compared as far as the log shows');
+    const other = drive(s, (m) => (m['method'] === 'tools/call' ? [res(m['id'], text(`z${long}`))] : echoServer(s)(m)));
+    expect(other.result.entries.find((x) => x.target === 'big')!.status).toBe('different');
+  });
+
+  it('sends the intact elements of a shortened batch as they were', () => {
+    const s = sessionOf([...HANDSHAKE, C([call(1, 'a'), call(2, 'b')], { truncated: true }), S([res(1, text('a')), res(2, text('b'))])]);
+    const { lines, result } = drive(s, echoServer(s));
+    expect(lines.some((l) => l.startsWith('['))).toBe(true);
+    expect(result.summary.same).toBe(3);
+  });
+});
+
+// ---- selection and the 2026-07-28 form ----
+
+describe('--seq and --only', () => {
+  const s = sessionOf([...HANDSHAKE, C(call(1, 'a')), S(res(1, text('a'))), C(req(2, 'tools/list')), S(res(2, { tools: [] })), C(call(3, 'a', { again: true })), S(res(3, text('a2')))]);
+
+  it('replays the handshake and the chosen call', () => {
+    const { sent, result } = drive(s, echoServer(s), { sel: { seq: 7 } });
+    expect(sent.map((m) => m['method'])).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+    expect(result.mode).toBe('selected');
+    expect(result.failed).toBe(false);
+  });
+
+  it('takes the seq of an answer as the seq of its request', () => {
+    expect(drive(s, echoServer(s), { sel: { seq: 8 } }).sent.map((m) => m['method'])).toContain('tools/list');
+  });
+
+  it('replays every call of a tool or method, one after the other', () => {
+    const plan = planReplay(s, { only: 'a' });
+    expect(plan.units.map((u) => u.items[0]!.seq)).toEqual([2, 4, 5, 9]);
+    expect(plan.units.at(-1)!.waitFor.map((r) => r.seq)).toEqual([2, 5]);
+    expect(planReplay(s, { only: 'tools/list' }).units).toHaveLength(3);
+  });
+
+  it('explains a selection that names nothing', () => {
+    expect(() => planReplay(s, { only: 'nope' })).toThrow(InputError);
+    expect(() => planReplay(s, { only: 'nope' })).toThrow(/recorded: initialize, tools\/call a, tools\/list/);
+    expect(() => planReplay(s, { seq: 4 })).toThrow(/#4 is a notification from the client/);
+    expect(() => planReplay(s, { seq: 99 })).toThrow(/no JSON-RPC message with seq 99/);
+  });
+});
+
+describe('the 2026-07-28 form', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' } };
+  const s = sessionOf([
+    C(req(1, 'server/discover', { _meta: meta })),
+    S(res(1, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } })),
+    C(call(2, 'confirm', { x: 1 })),
+    S(res(2, { resultType: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: { message: 'sure?' } } }, requestState: 'rec-state' }), { inputRequired: true }),
+    C(req(3, 'tools/call', { name: 'confirm', arguments: { x: 1 }, inputResponses: { a: { action: 'accept' } }, requestState: 'rec-state', _meta: meta }), { retryOf: 6 }),
+    S(res(3, { resultType: 'complete', ...text('confirmed') })),
+  ]);
+
+  /** A server that hands out its own requestState and only accepts it back. */
+  const server: FakeServer = (m) => {
+    const p = (m['params'] ?? {}) as Json;
+    if (m['method'] === 'server/discover') return [res(m['id'], (s.answerOf(s.messages[0]!)!.msg as Json)['result'])];
+    if (p['requestState'] === undefined) return [res(m['id'], { resultType: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: { message: 'sure?' } } }, requestState: 'live-state' })];
+    if (p['requestState'] === 'live-state') return [res(m['id'], { resultType: 'complete', ...text('confirmed') })];
+    return [err(m['id'], -32602, 'bad requestState')];
+  };
+
+  it('replays discovery and the retry with the requestState this server handed out', () => {
+    const { sent, result } = drive(s, server);
+    expect(sent.map((m) => m['method'])).toEqual(['server/discover', 'tools/call', 'tools/call']);
+    expect((sent[2]!['params'] as Json)['requestState']).toBe('live-state');
+    expect((sent[2]!['params'] as Json)['_meta']).toEqual(meta);
+    expect(result.failed).toBe(false);
+    expect(result.summary.same).toBe(3);
+  });
+
+  it('uses server/discover as the handshake of a selected call', () => {
+    expect(drive(s, server, { sel: { seq: 4 } }).sent.map((m) => m['method'])).toEqual(['server/discover', 'tools/call']);
+  });
+});
+
+describe('cancelled requests', () => {
+  it('do not count, whatever their outcome', () => {
+    const s = sessionOf([...HANDSHAKE, C(call(1, 'slow')), C(note('notifications/cancelled', { requestId: 1 })), S(res(1, text('late')), { cancelled: true })]);
+    const { result } = drive(s, echoServer(s, (m, a) => ((m['params'] as Json | undefined)?.['name'] === 'slow' ? { ...a, result: text('other') } : a)));
+    const e = result.entries.find((x) => x.target === 'slow')!;
+    expect(e).toMatchObject({ status: 'different', failed: false });
+    expect(e.notes.join()).toContain('cancelled this request in the recording');
+    expect(result.failed).toBe(false);
+  });
+});
