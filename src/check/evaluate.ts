@@ -1,0 +1,189 @@
+/**
+ * Judges a session: facts (gather.ts) + options → the CheckReport every renderer lays out. Pure; the
+ * JSON Schema validator and what `check --run` saw on the client side come in as arguments.
+ */
+import type { JsonRpcId } from '../log/record.js';
+import { VERSION } from '../version.js';
+import { evaluateAssertions, NO_ASSERTIONS, type Assertions } from './assertions.js';
+import { DEFAULT_FAIL_ON, failsOn, type FailOn } from './fail-on.js';
+import type { Located, RequestFact, SessionFacts } from './gather.js';
+import type { CheckReport, Problem, RequestOutcome, RequestStatus } from './report.js';
+import { ruleFor } from './rules.js';
+import { checkToolSchemas, type SchemaValidator } from './schema-check.js';
+
+/** What `check --run` knows beyond the log: the command, a timeout that fired, answers the SDK rejected. */
+export interface RunContext {
+  command: string;
+  args: string[];
+  timeoutMs: number;
+  /** The step that got no answer within timeoutMs (the session was ended there). */
+  timedOut?: { method: string; target?: string };
+  /** Requests that failed in the SDK client, by the id it sent; those answered with a result were rejected by its validation. */
+  clientErrors: Array<{ id: JsonRpcId; method: string; target?: string; message: string }>;
+  /** Steps the SDK client refused to send (they are not in the log). */
+  notSent?: Array<{ method: string; target?: string; message: string }>;
+  /** mcp-tap wrote no record of the session; what it said on stderr. */
+  tapFailure?: string;
+}
+
+/** How to judge: the categories that fail, the assertions, the schema validator, what --run saw. */
+export interface EvaluateOptions {
+  failOn?: readonly FailOn[];
+  assertions?: Assertions;
+  /** Meta-schema validation of tool schemas; null: not available (a warning says so); undefined: not asked. */
+  validator?: SchemaValidator | null;
+  run?: RunContext;
+}
+
+const statusOf = (q: RequestFact): RequestStatus => {
+  if (q.answer) return q.answer.kind === 'error' ? 'error' : q.answer.isError ? 'is-error' : 'ok';
+  return q.cancelled ? 'cancelled' : 'unanswered';
+};
+
+const nameOf = (q: { method: string; target?: string }): string => (q.target !== undefined ? `${q.method} ${JSON.stringify(q.target)}` : q.method);
+const idOf = (id: unknown): string => JSON.stringify(id);
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+function outcomeOf(q: RequestFact): RequestOutcome {
+  const o: RequestOutcome = { seq: q.seq, line: q.line, from: q.from, id: q.id, method: q.method, status: statusOf(q) };
+  if (q.target !== undefined) o.target = q.target;
+  if (q.answer?.ms !== undefined) o.ms = round(q.answer.ms);
+  if (q.answer?.error) o.error = q.answer.error;
+  if (q.answer) {
+    o.answerSeq = q.answer.seq;
+    o.answerLine = q.answer.line;
+  }
+  return o;
+}
+
+/** The check's verdict on one session. */
+export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): CheckReport {
+  const failOn = [...(opts.failOn ?? DEFAULT_FAIL_ON)];
+  const run = opts.run;
+  const requests = facts.requests.map(outcomeOf);
+  const problems: Problem[] = [];
+  const warnings: string[] = [];
+  const fallback: Partial<Located> = facts.first ?? {};
+
+  for (const n of facts.notes) {
+    problems.push({ ruleId: n.code, category: ruleFor(n.code).category, message: n.text, seq: n.seq, line: n.line });
+  }
+
+  facts.requests.forEach((q, index) => {
+    const who = q.from === 'client' ? 'server' : 'client';
+    const a = q.answer;
+    if (a?.kind === 'error') {
+      const e = a.error;
+      const detail = e ? `${e.code ?? '?'}${e.message !== undefined ? ` ${JSON.stringify(e.message)}` : ''}` : '';
+      problems.push({ ruleId: 'jsonrpc-error', category: 'errors', message: `the ${who} answered ${nameOf(q)} (id ${idOf(q.id)}, seq ${q.seq}) with error ${detail}`.trimEnd(), seq: a.seq, line: a.line, request: index });
+      if (q.method === 'initialize' && q.from === 'client') {
+        problems.push({ ruleId: 'initialize-failed', category: 'findings', message: `the server refused initialize with error ${detail}`.trimEnd(), seq: a.seq, line: a.line, request: index });
+      }
+    } else if (a?.isError) {
+      problems.push({ ruleId: 'tool-is-error', category: 'is-error', message: `${nameOf(q)} (id ${idOf(q.id)}, seq ${q.seq}) returned isError: true`, seq: a.seq, line: a.line, request: index });
+    } else if (!a && !q.cancelled && q.id !== null) {
+      const timedOut = run?.timedOut && run.timedOut.method === q.method && run.timedOut.target === q.target;
+      const why = timedOut ? `did not answer within ${run!.timeoutMs} ms` : facts.ended ? 'never answered' : 'has not answered (the session has no end record)';
+      problems.push({ ruleId: 'unanswered-request', category: 'unanswered', message: `the ${who} ${why}: ${nameOf(q)} (id ${idOf(q.id)}, seq ${q.seq}, from the ${q.from})`, seq: q.seq, line: q.line, request: index });
+    }
+  });
+
+  if (run?.timedOut?.method === 'initialize') {
+    const index = facts.requests.findIndex((q) => q.method === 'initialize' && q.from === 'client' && !q.answer);
+    const q = facts.requests[index];
+    problems.push({
+      ruleId: 'initialize-timeout',
+      category: 'findings',
+      message: `the server did not answer initialize within ${run.timeoutMs} ms`,
+      ...(q ? { seq: q.seq, line: q.line, request: index } : fallback),
+    });
+  }
+
+  const exit = facts.exit;
+  if (exit) {
+    const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with status ${exit.code ?? '?'}`;
+    if (!exit.afterShutdown) {
+      problems.push({ ruleId: 'server-exited-early', category: 'findings', message: `the server ${how} while the client was still connected`, seq: exit.seq, line: exit.line });
+    } else if (!exit.signalled && (exit.signal !== null || (exit.code !== null && exit.code !== 0))) {
+      problems.push({ ruleId: 'server-exit-nonzero', category: 'findings', message: `the server ${how} after its stdin closed`, seq: exit.seq, line: exit.line });
+    }
+  }
+  if (facts.spawnError) {
+    problems.push({ ruleId: 'server-spawn-failed', category: 'findings', message: facts.spawnError.error, seq: facts.spawnError.seq, line: facts.spawnError.line });
+  } else if (facts.records === 0 && run) {
+    problems.push({ ruleId: 'server-spawn-failed', category: 'findings', message: run.tapFailure ?? 'mcp-tap wrote no record of the session' });
+  }
+
+  for (const ce of run?.clientErrors ?? []) {
+    const q = facts.requests.find((r) => r.from === 'client' && r.id === ce.id && r.method === ce.method);
+    if (!q?.answer || q.answer.kind !== 'response') continue; // errors and missing answers are reported already
+    problems.push({ ruleId: 'sdk-rejected-answer', category: 'findings', message: `the SDK client rejected the answer to ${nameOf(q)} (seq ${q.seq}): ${ce.message}`, seq: q.answer.seq, line: q.answer.line, request: facts.requests.indexOf(q) });
+  }
+
+  let schemaProblems = 0;
+  for (const t of facts.tools ?? []) {
+    for (const p of checkToolSchemas(t.key, t.def, opts.validator ?? undefined)) {
+      schemaProblems++;
+      problems.push({ ruleId: p.ruleId, category: 'schema', message: p.message, seq: t.at.seq, line: t.at.line, tool: t.key });
+    }
+  }
+  if (facts.tools?.some((t) => t.truncated)) warnings.push('the tools/list answer is shortened in the log (larger than --max-log-bytes): schema checks see the shortened copy');
+  if (opts.validator === null && (facts.tools?.length ?? 0) > 0) warnings.push('JSON Schema meta-validation skipped: ajv could not be loaded (structural schema checks still ran)');
+
+  const asserted = evaluateAssertions(facts, requests, opts.assertions ?? NO_ASSERTIONS);
+  problems.push(...asserted.problems);
+  for (const o of asserted.outcomes) if (o.matched === 0) warnings.push(`${o.flag} matched no request of the session`);
+
+  for (const n of run?.notSent ?? []) warnings.push(`${nameOf(n)} was not sent: the SDK client refused it (${n.message})`);
+  if (!facts.ended && facts.records > 0) warnings.push('the session has no end record: mcp-tap is still running or was killed, so some requests may still be in flight');
+
+  // in log order; results without a record (none but a failed start) first
+  const order = problems.map((p, i) => ({ p, i }));
+  order.sort((x, y) => (x.p.seq ?? 0) - (y.p.seq ?? 0) || x.i - y.i);
+  const sorted = order.map((x) => x.p);
+
+  const count = (c: string) => sorted.filter((p) => p.category === c).length;
+  const failed = failOn.filter((c) => sorted.some((p) => failsOn([c], p.category)));
+  const initialize = facts.requests.find((q) => q.method === 'initialize' && q.from === 'client' && q.answer?.ms !== undefined);
+  const start = facts.start;
+
+  const report: CheckReport = {
+    reportVersion: 1,
+    tool: { name: 'mcp-tap', version: VERSION },
+    mode: run ? 'run' : 'log',
+    log: facts.path,
+    session: facts.records > 0 ? facts.session : null,
+    server: {
+      ...(typeof facts.serverInfo?.['name'] === 'string' ? { name: facts.serverInfo['name'] } : {}),
+      ...(typeof facts.serverInfo?.['version'] === 'string' ? { version: facts.serverInfo['version'] } : {}),
+      ...(facts.protocolVersion !== undefined ? { protocolVersion: facts.protocolVersion } : {}),
+      ...(run ? { command: run.command, args: run.args } : start?.command !== undefined ? { command: start.command, args: start.args ?? [] } : {}),
+    },
+    summary: {
+      requests: requests.length,
+      answered: requests.filter((r) => r.status !== 'unanswered' && r.status !== 'cancelled').length,
+      errors: requests.filter((r) => r.status === 'error').length,
+      isError: requests.filter((r) => r.status === 'is-error').length,
+      unanswered: count('unanswered'),
+      cancelled: requests.filter((r) => r.status === 'cancelled').length,
+      findings: count('findings'),
+      schemaProblems,
+      assertionsFailed: count('assertions'),
+      tools: facts.tools?.length ?? null,
+      resources: facts.resources?.length ?? null,
+      prompts: facts.prompts?.length ?? null,
+      initializeMs: initialize?.answer?.ms !== undefined ? round(initialize.answer.ms) : null,
+      durationMs: facts.durationMs !== undefined ? round(facts.durationMs) : null,
+      ended: facts.ended,
+    },
+    failOn,
+    failed,
+    passed: failed.length === 0,
+    problems: sorted,
+    requests,
+    assertions: asserted.outcomes,
+    toolNames: (facts.tools ?? []).map((t) => t.key),
+    warnings,
+  };
+  return report;
+}

@@ -1,0 +1,319 @@
+/**
+ * One pass over a session's records (with their line numbers) → the facts check and baseline judge:
+ * requests and their answers, notes, the latest tool/resource/prompt listings, the negotiated lifecycle
+ * and how the server ended. Streaming: it keeps small facts per request, never the records themselves.
+ */
+import type { RecordItem } from '../log/read-log.js';
+import type { JsonRpcId, LogRecord } from '../log/record.js';
+
+/** Where a fact sits in the log: the record's seq and its 1-based line in the file. */
+export interface Located {
+  seq: number;
+  line: number;
+}
+
+/** The answer a request got. */
+export interface AnswerFact extends Located {
+  kind: 'response' | 'error';
+  ms?: number;
+  isError: boolean;
+  error?: { code?: number; message?: string };
+}
+
+/** A request of either side, and how it ended. */
+export interface RequestFact extends Located {
+  from: 'client' | 'server';
+  id: JsonRpcId;
+  method: string;
+  /** tools/call: the tool; resources/read: the uri; prompts/get: the prompt. */
+  target?: string;
+  inBatch: boolean;
+  /** The request carried params.cursor (a listing's next page, not a fresh listing). */
+  cursor: boolean;
+  answer?: AnswerFact;
+  /** A notifications/cancelled referred to it. */
+  cancelled: boolean;
+}
+
+/** A note (finding) of a record, with where it is. */
+export interface NoteFact extends Located {
+  code: string;
+  text: string;
+  from: string;
+  kind: string;
+  method?: string;
+}
+
+/** One tool, resource, template or prompt definition as the server listed it. */
+export interface ListedItem {
+  key: string;
+  def: Record<string, unknown>;
+  /** The answer record that listed it. */
+  at: Located;
+  truncated: boolean;
+}
+
+/** Everything check and baseline need to know about one session. */
+export interface SessionFacts {
+  path: string;
+  session: string;
+  records: number;
+  /** The session's first record (the start event when there is one). */
+  first?: Located;
+  start?: { name?: string; command?: string; args?: string[]; pid?: number };
+  protocolVersion?: string;
+  serverInfo?: Record<string, unknown>;
+  capabilities?: Record<string, unknown>;
+  requests: RequestFact[];
+  notes: NoteFact[];
+  /** null: the session has no answer to that listing method. */
+  tools: ListedItem[] | null;
+  resources: ListedItem[] | null;
+  resourceTemplates: ListedItem[] | null;
+  prompts: ListedItem[] | null;
+  /** afterShutdown: the client closed stdin (or a signal came) before; signalled: mcp-tap forwarded a signal or killed it. */
+  exit?: Located & { code: number | null; signal: string | null; afterShutdown: boolean; signalled: boolean };
+  spawnError?: Located & { error: string };
+  /** The session has its end event. */
+  ended: boolean;
+  /** Epoch ms of the session's first record. */
+  startTime?: number;
+  durationMs?: number;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+const sameId = (a: JsonRpcId | undefined, b: JsonRpcId | undefined): boolean => a === b;
+
+const LISTINGS: Record<string, { field: string; key: string; slot: 'tools' | 'resources' | 'resourceTemplates' | 'prompts' }> = {
+  'tools/list': { field: 'tools', key: 'name', slot: 'tools' },
+  'resources/list': { field: 'resources', key: 'uri', slot: 'resources' },
+  'resources/templates/list': { field: 'resourceTemplates', key: 'uriTemplate', slot: 'resourceTemplates' },
+  'prompts/list': { field: 'prompts', key: 'name', slot: 'prompts' },
+};
+
+/** Events after which the server's exit is expected: the client (or a signal) ended the session. */
+const SHUTDOWN_EVENTS = new Set(['stdin-closed', 'signal', 'kill', 'host-gone']);
+
+/** Feeds on one session's records in file order; `finish()` returns the facts. */
+export class SessionGatherer {
+  private readonly facts: SessionFacts;
+  private readonly bySeq = new Map<number, RequestFact[]>();
+  private readonly listings = new Map<string, Map<string, ListedItem>>();
+  private shutdownStarted = false;
+  private signalled = false;
+  private firstTime?: number;
+  private lastTime?: number;
+  private lifecycleSeen = false;
+
+  constructor(path: string, session: string) {
+    this.facts = {
+      path,
+      session,
+      records: 0,
+      requests: [],
+      notes: [],
+      tools: null,
+      resources: null,
+      resourceTemplates: null,
+      prompts: null,
+      ended: false,
+    };
+  }
+
+  add(item: RecordItem): void {
+    const r = item.record;
+    const at: Located = { seq: r.seq, line: item.line };
+    this.facts.records++;
+    this.facts.first ??= at;
+    if (typeof r.time === 'number' && Number.isFinite(r.time)) {
+      this.firstTime ??= r.time;
+      this.lastTime = r.time;
+    }
+    this.notesOf(r.notes, r, at);
+    switch (r.kind) {
+      case 'request':
+        this.request(r, at, r.id, r.method, r.target, r.msg, false);
+        break;
+      case 'response':
+      case 'error':
+        this.answer(r, at, r.kind, r.id, r.reqSeq, r.ms, r.isError === true, r.msg);
+        break;
+      case 'notification':
+        if (r.method === 'notifications/cancelled' && typeof r.reqSeq === 'number') {
+          for (const q of this.bySeq.get(r.reqSeq) ?? []) if (q.from === r.from) q.cancelled = true;
+        }
+        break;
+      case 'batch':
+        this.batch(r, at);
+        break;
+      case 'event':
+        this.event(r, at);
+        break;
+      default:
+        break;
+    }
+  }
+
+  finish(): SessionFacts {
+    const f = this.facts;
+    for (const [method, map] of this.listings) {
+      const slot = LISTINGS[method]!.slot;
+      f[slot] = [...map.values()];
+    }
+    if (this.firstTime !== undefined) f.startTime = this.firstTime;
+    if (this.firstTime !== undefined && this.lastTime !== undefined) f.durationMs = this.lastTime - this.firstTime;
+    return f;
+  }
+
+  private notesOf(notes: unknown, r: LogRecord, at: Located): void {
+    if (!Array.isArray(notes)) return;
+    for (const n of notes) {
+      if (!isObj(n) || typeof n['code'] !== 'string') continue;
+      this.facts.notes.push({
+        ...at,
+        code: n['code'],
+        text: str(n['text']) ?? n['code'],
+        from: r.from,
+        kind: r.kind,
+        ...(typeof r.method === 'string' ? { method: r.method } : {}),
+      });
+    }
+  }
+
+  private request(r: LogRecord, at: Located, id: unknown, method: unknown, target: unknown, msg: unknown, inBatch: boolean): void {
+    if (r.from !== 'client' && r.from !== 'server') return;
+    if (typeof method !== 'string') return;
+    const params = isObj(msg) ? msg['params'] : undefined;
+    const q: RequestFact = {
+      ...at,
+      from: r.from,
+      id: (id ?? null) as JsonRpcId,
+      method,
+      ...(typeof target === 'string' ? { target } : {}),
+      inBatch,
+      cursor: isObj(params) && params['cursor'] !== undefined,
+      cancelled: false,
+    };
+    this.facts.requests.push(q);
+    const list = this.bySeq.get(at.seq);
+    if (list) list.push(q);
+    else this.bySeq.set(at.seq, [q]);
+  }
+
+  private answer(
+    r: LogRecord,
+    at: Located,
+    kind: 'response' | 'error',
+    id: unknown,
+    reqSeq: unknown,
+    ms: unknown,
+    isError: boolean,
+    msg: unknown,
+  ): void {
+    if (typeof reqSeq !== 'number') return;
+    const candidates = (this.bySeq.get(reqSeq) ?? []).filter((q) => q.from !== r.from && !q.answer);
+    const q = candidates.find((c) => sameId(c.id, id as JsonRpcId)) ?? candidates[0];
+    if (!q) return;
+    const a: AnswerFact = { ...at, kind, isError };
+    if (typeof ms === 'number' && Number.isFinite(ms)) a.ms = ms;
+    if (kind === 'error' && isObj(msg) && isObj(msg['error'])) {
+      const e = msg['error'];
+      a.error = {
+        ...(typeof e['code'] === 'number' ? { code: e['code'] } : {}),
+        ...(typeof e['message'] === 'string' ? { message: e['message'] } : {}),
+      };
+    }
+    q.answer = a;
+    if (kind === 'response' && isObj(msg)) this.result(q, msg['result'], at, r.truncated === true);
+  }
+
+  /** Remembers listings, and the lifecycle from an initialize answer when no lifecycle event says more. */
+  private result(q: RequestFact, result: unknown, at: Located, truncated: boolean): void {
+    if (!isObj(result)) return;
+    if (q.method === 'initialize' && !this.lifecycleSeen) {
+      if (typeof result['protocolVersion'] === 'string') this.facts.protocolVersion = result['protocolVersion'];
+      if (isObj(result['serverInfo'])) this.facts.serverInfo = result['serverInfo'];
+      if (isObj(result['capabilities'])) this.facts.capabilities = result['capabilities'];
+      return;
+    }
+    const spec = LISTINGS[q.method];
+    if (!spec || q.from !== 'client') return;
+    const items = result[spec.field];
+    if (!Array.isArray(items)) return;
+    let map = this.listings.get(q.method);
+    // a listing without a cursor starts over (a refresh after list_changed); a cursor continues it
+    if (!map || !q.cursor) {
+      map = new Map();
+      this.listings.set(q.method, map);
+    }
+    for (const def of items) {
+      if (!isObj(def)) continue;
+      const key = def[spec.key];
+      if (typeof key !== 'string') continue;
+      map.set(key, { key, def, at, truncated });
+    }
+  }
+
+  private batch(r: LogRecord, at: Located): void {
+    if (!Array.isArray(r.items)) return;
+    const msgs = Array.isArray(r.msg) ? (r.msg as unknown[]) : [];
+    r.items.forEach((it, i) => {
+      if (!isObj(it)) return;
+      this.notesOf(it['notes'], r, at);
+      const kind = it['kind'];
+      if (kind === 'request') this.request(r, at, it['id'], it['method'], it['target'], msgs[i], true);
+      else if (kind === 'response' || kind === 'error') {
+        this.answer(r, at, kind, it['id'], it['reqSeq'], it['ms'], it['isError'] === true, msgs[i]);
+      }
+    });
+  }
+
+  private event(r: LogRecord, at: Located): void {
+    const ev = r.event;
+    if (ev === undefined) return;
+    if (SHUTDOWN_EVENTS.has(ev)) this.shutdownStarted = true;
+    if (ev === 'signal' || ev === 'kill') this.signalled = true;
+    switch (ev) {
+      case 'start':
+        this.facts.start = {
+          ...(typeof r['name'] === 'string' ? { name: r['name'] } : {}),
+          ...(typeof r['command'] === 'string' ? { command: r['command'] } : {}),
+          ...(Array.isArray(r['args']) ? { args: (r['args'] as unknown[]).map(String) } : {}),
+          ...(typeof r['pid'] === 'number' ? { pid: r['pid'] } : {}),
+        };
+        break;
+      case 'lifecycle':
+        this.lifecycleSeen = true;
+        if (typeof r['protocolVersion'] === 'string') this.facts.protocolVersion = r['protocolVersion'];
+        if (isObj(r['serverInfo'])) this.facts.serverInfo = r['serverInfo'];
+        if (isObj(r['serverCapabilities'])) this.facts.capabilities = r['serverCapabilities'];
+        break;
+      case 'exit':
+        this.facts.exit = {
+          ...at,
+          code: typeof r['code'] === 'number' ? r['code'] : null,
+          signal: typeof r['signal'] === 'string' ? r['signal'] : null,
+          afterShutdown: this.shutdownStarted,
+          signalled: this.signalled,
+        };
+        break;
+      case 'spawn-error':
+        this.facts.spawnError = { ...at, error: str(r['error']) ?? 'the server could not be started' };
+        break;
+      case 'end':
+        this.facts.ended = true;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** All facts of a sequence of record items (tests and small inputs). */
+export function gatherSession(path: string, session: string, items: Iterable<RecordItem>): SessionFacts {
+  const g = new SessionGatherer(path, session);
+  for (const it of items) g.add(it);
+  return g.finish();
+}

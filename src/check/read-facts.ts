@@ -1,0 +1,49 @@
+/**
+ * The I/O edge between a log file and the gatherer: picks the session (by id, 'last', or the mcp-tap
+ * process that wrote it) and streams its records, with their line numbers, through read-log.ts.
+ */
+import { readRecords, resolveSession, TORN_LAST_LINE } from '../log/read-log.js';
+import { SessionGatherer, type SessionFacts } from './gather.js';
+
+/** Which session to read. */
+export interface FactsChoice {
+  /** 'last' (default), a session id or a unique prefix. */
+  session?: string;
+  /** Pick the last session whose start event names this mcp-tap pid (check --run); falls back to `session`. */
+  tapPid?: number;
+  /** Told once about lines that are not records (a torn last line is not worth a word). */
+  warn?: (message: string) => void;
+}
+
+/** The id of the last session started by the mcp-tap process `pid`, or undefined. */
+async function sessionOfPid(path: string, pid: number): Promise<string | undefined> {
+  let found: string | undefined;
+  for await (const item of readRecords(path)) {
+    if (!('record' in item)) continue;
+    const r = item.record;
+    if (r.kind === 'event' && r.event === 'start' && r['pid'] === pid) found = r.session;
+  }
+  return found;
+}
+
+/** The facts of one session of `path`. Throws LogNotUsable for a missing file, a non-log or an unknown session. */
+export async function readFacts(path: string, choice: FactsChoice = {}): Promise<SessionFacts> {
+  let id = choice.tapPid !== undefined ? await sessionOfPid(path, choice.tapPid) : undefined;
+  if (id === undefined) {
+    const [s] = await resolveSession(path, choice.session ?? 'last');
+    id = s!.id;
+  }
+  const g = new SessionGatherer(path, id);
+  let skipped = 0;
+  let firstWhy = '';
+  for await (const item of readRecords(path)) {
+    if ('record' in item) {
+      if (item.record.session === id) g.add(item);
+      continue;
+    }
+    if (item.warning === TORN_LAST_LINE) continue;
+    if (skipped++ === 0) firstWhy = `line ${item.line}: ${item.warning}`;
+  }
+  if (skipped > 0) choice.warn?.(`skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${path} that ${skipped === 1 ? 'is' : 'are'} not records (${firstWhy})`);
+  return g.finish();
+}

@@ -1,0 +1,68 @@
+/** `mcp-tap check --format text`: the verdict, the session at a glance, then every result in log order. */
+import { formatMs } from '../transcript/format.js';
+import { escapeControl } from '../view/escape.js';
+import { failsOn } from './fail-on.js';
+import type { CheckReport, Problem } from './report.js';
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+function mark(report: CheckReport, p: Problem): string {
+  if (p.category === 'info') return '·';
+  return failsOn(report.failOn, p.category) ? '✗' : '!';
+}
+
+function where(p: Problem): string {
+  if (p.line === undefined) return '';
+  return `line ${p.line}${p.seq !== undefined && p.seq !== p.line ? ` (seq ${p.seq})` : ''}`;
+}
+
+/** The report as plain text (wire text escaped so it cannot break lines or drive a terminal). */
+export function renderText(report: CheckReport): string {
+  const s = report.summary;
+  const out: string[] = [];
+  const verdict = report.passed ? 'PASS' : 'FAIL';
+  const failing = report.problems.filter((p) => failsOn(report.failOn, p.category)).length;
+  out.push(`mcp-tap check: ${verdict}${failing > 0 ? ` — ${plural(failing, 'failing result')}` : ''}`);
+  out.push(`  log       ${escapeControl(report.log)}${report.session ? `  (session ${escapeControl(report.session)})` : ''}`);
+  const srv = report.server;
+  if (srv.name !== undefined || srv.protocolVersion !== undefined) {
+    const who = [srv.name, srv.version].filter((x) => x !== undefined).join(' ') || '(no serverInfo)';
+    out.push(`  server    ${escapeControl(who)}${srv.protocolVersion ? ` · protocol ${escapeControl(srv.protocolVersion)}` : ''}`);
+  }
+  if (srv.command !== undefined) out.push(`  command   ${escapeControl([srv.command, ...(srv.args ?? [])].join(' '))}`);
+  const glance: string[] = [];
+  glance.push(s.initializeMs !== null ? `initialize ${formatMs(s.initializeMs)}` : 'initialize: no answer');
+  if (s.tools !== null) glance.push(plural(s.tools, 'tool'));
+  if (s.resources !== null) glance.push(plural(s.resources, 'resource'));
+  if (s.prompts !== null) glance.push(plural(s.prompts, 'prompt'));
+  out.push(`  session   ${glance.join(' · ')}`);
+  out.push(
+    `  requests  ${s.requests}: ${s.answered} answered, ${plural(s.errors, 'error')}, ${s.isError} isError, ${s.unanswered} unanswered` +
+      `${s.cancelled > 0 ? `, ${s.cancelled} cancelled` : ''}${s.durationMs !== null ? ` · ${formatMs(s.durationMs)} in all` : ''}`,
+  );
+  out.push(`  checks    ${plural(s.findings, 'finding')}, ${plural(s.schemaProblems, 'schema problem')}, ${plural(s.assertionsFailed, 'failed assertion')}`);
+
+  if (report.problems.length > 0) {
+    out.push('', 'results (✗ fails the check, ! reported only, · informational):');
+    const width = Math.min(30, Math.max(...report.problems.map((p) => p.ruleId.length)));
+    const locWidth = Math.max(...report.problems.map((p) => where(p).length));
+    for (const p of report.problems) {
+      out.push(`  ${mark(report, p)} ${escapeControl(p.ruleId).padEnd(width)}  ${where(p).padEnd(locWidth)}  ${escapeControl(p.message)}`);
+    }
+  }
+  if (report.assertions.length > 0) {
+    out.push('', 'assertions:');
+    for (const a of report.assertions) {
+      const extra = a.matched !== undefined ? ` (${plural(a.matched, 'request')})` : '';
+      out.push(`  ${a.passed ? '✓' : '✗'} ${escapeControl(a.flag)}${extra}${a.passed ? '' : ` — ${plural(a.failures, 'failure')}`}`);
+    }
+  }
+  if (report.warnings.length > 0) {
+    out.push('', 'notes:');
+    for (const w of report.warnings) out.push(`  - ${escapeControl(w)}`);
+  }
+  out.push('');
+  const failOn = report.failOn.length > 0 ? report.failOn.join(',') : 'none';
+  out.push(report.passed ? `PASS (--fail-on ${failOn})` : `FAIL: ${report.failed.join(', ')} (--fail-on ${failOn})`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,103 @@
+/**
+ * The result of `mcp-tap check`: what `--format json` prints and what the text, SARIF and JUnit
+ * renderers lay out. Field names are part of the JSON output's contract (docs/check.md).
+ */
+import type { JsonRpcId } from '../log/record.js';
+import type { FailOn } from './fail-on.js';
+import type { Category } from './rules.js';
+
+/** One result: a finding, an error answer, an unanswered request, a schema problem, a failed assertion. */
+export interface Problem {
+  ruleId: string;
+  category: Category;
+  message: string;
+  /** The log record it is about (absent only when the session has no records). */
+  seq?: number;
+  line?: number;
+  /** Index into CheckReport.requests when the result concerns one request. */
+  request?: number;
+  /** Schema problems: the tool. */
+  tool?: string;
+  /** Failed assertions: index into CheckReport.assertions. */
+  assertion?: number;
+}
+
+/** How a request ended. */
+export type RequestStatus = 'ok' | 'error' | 'is-error' | 'unanswered' | 'cancelled';
+
+/** One request of the session and how it went (JUnit makes a testcase of each). */
+export interface RequestOutcome {
+  seq: number;
+  line: number;
+  from: 'client' | 'server';
+  id: JsonRpcId;
+  method: string;
+  target?: string;
+  status: RequestStatus;
+  ms?: number;
+  error?: { code?: number; message?: string };
+  /** Where the answer is in the log. */
+  answerSeq?: number;
+  answerLine?: number;
+}
+
+/** One assertion given on the command line and whether it held. */
+export interface AssertionOutcome {
+  /** As given: `--max-ms tools/call=500`, `--expect-tool echo`. */
+  flag: string;
+  passed: boolean;
+  /** How many results it produced. */
+  failures: number;
+  /** --max-ms: how many requests it applied to (0 means it matched nothing). */
+  matched?: number;
+}
+
+/** Counts and times of the session, for people and dashboards. */
+export interface CheckSummary {
+  requests: number;
+  answered: number;
+  errors: number;
+  isError: number;
+  unanswered: number;
+  cancelled: number;
+  findings: number;
+  schemaProblems: number;
+  assertionsFailed: number;
+  /** From the listings in the session; null when it has none. */
+  tools: number | null;
+  resources: number | null;
+  prompts: number | null;
+  /** Latency of the initialize answer, as logged. */
+  initializeMs: number | null;
+  durationMs: number | null;
+  /** The log has the session's end record (mcp-tap shut down normally). */
+  ended: boolean;
+}
+
+/** The whole report (`--format json`). */
+export interface CheckReport {
+  reportVersion: 1;
+  tool: { name: 'mcp-tap'; version: string };
+  mode: 'log' | 'run';
+  log: string;
+  session: string | null;
+  server: {
+    name?: string;
+    version?: string;
+    protocolVersion?: string;
+    command?: string;
+    args?: string[];
+  };
+  summary: CheckSummary;
+  failOn: FailOn[];
+  /** The --fail-on categories that occurred; the check passed when empty. */
+  failed: FailOn[];
+  passed: boolean;
+  problems: Problem[];
+  requests: RequestOutcome[];
+  assertions: AssertionOutcome[];
+  /** Tools listed by the server (JUnit gives each a schema testcase). */
+  toolNames: string[];
+  /** Things the reader should know that are not results (a skipped validation, a live log). */
+  warnings: string[];
+}

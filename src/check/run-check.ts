@@ -1,0 +1,110 @@
+/**
+ * The two ways `mcp-tap check` gets a report: from an existing log, or by running a server through
+ * mcp-tap into a log of its own (`--run`) and judging that. I/O lives here; judging is evaluate.ts.
+ */
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TapError } from '../errors.js';
+import { describeFsError } from '../log/file-sink.js';
+import { findLatestLog, LogNotUsable } from '../log/read-log.js';
+import { deriveServerName } from '../log/log-path.js';
+import { VERSION } from '../version.js';
+import { loadAjvValidator } from './ajv-validator.js';
+import type { CheckPlan } from './check-options.js';
+import { evaluate } from './evaluate.js';
+import { SessionGatherer, type SessionFacts } from './gather.js';
+import { readFacts } from './read-facts.js';
+import type { CheckReport } from './report.js';
+
+/** bin/mcp-tap.js of this package (dist/check/run-check.js → ../../bin). */
+export const CLI_PATH = fileURLToPath(new URL('../../bin/mcp-tap.js', import.meta.url));
+
+/** Fails early, with one line, when --log names a file mcp-tap could not write (the check would have nothing to read). */
+async function ensureWritable(path: string): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const fh = await open(path, 'a', 0o600);
+    await fh.close();
+  } catch (err) {
+    throw new TapError('BAD_INPUT', `cannot write the log ${path} (${describeFsError(err)})`, { cause: err });
+  }
+}
+
+/** check on a log file already written. */
+export async function checkLog(plan: CheckPlan, warn: (m: string) => void): Promise<CheckReport> {
+  const path = plan.file ?? (await findLatestLog());
+  const facts = await readFacts(path, { session: plan.session, warn });
+  return evaluate(facts, { failOn: plan.failOn, assertions: plan.assertions, validator: await loadAjvValidator() });
+}
+
+/** The report of `check --run` and where its log is. */
+export interface RunCheckResult {
+  report: CheckReport;
+  /** Where the session's log is (a temporary file unless --log was given). */
+  logPath: string;
+  /** The log is a temporary file: the caller removes it (or keeps it to show a failure). */
+  temporary: boolean;
+  cleanup: () => Promise<void>;
+}
+
+/** check --run: the server through mcp-tap with the SDK client, then the check of that session. */
+export async function checkRun(plan: CheckPlan, opts: { cwd?: string; env?: NodeJS.ProcessEnv; cliPath?: string } = {}): Promise<RunCheckResult> {
+  const run = plan.run!;
+  const name = run.name ?? deriveServerName(run.command, run.args);
+  let dir: string | undefined;
+  let logPath: string;
+  if (run.log !== undefined) {
+    logPath = resolve(run.log);
+    await ensureWritable(logPath);
+  } else {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-tap-check-'));
+    logPath = join(dir, `${name}.jsonrpc.log`);
+  }
+  const cleanup = async () => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  try {
+    // the SDK client is loaded only here: checking a log does not need it
+    const { runSession } = await import('./run-session.js');
+    const session = await runSession({
+      cliPath: opts.cliPath ?? CLI_PATH,
+      command: run.command,
+      args: run.args,
+      logPath,
+      name,
+      calls: run.calls,
+      timeoutMs: run.timeoutMs,
+      clientVersion: VERSION,
+      ...(opts.env !== undefined ? { env: opts.env } : {}),
+      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+    });
+    let facts: SessionFacts;
+    try {
+      facts = await readFacts(logPath, session.tapPid !== undefined ? { tapPid: session.tapPid } : {});
+    } catch (err) {
+      if (!(err instanceof LogNotUsable)) throw err;
+      facts = new SessionGatherer(logPath, '').finish();
+    }
+    const tapFailure = session.stderr.filter((l) => l.trim() !== '').slice(-3).join(' / ');
+    const report = evaluate(facts, {
+      failOn: plan.failOn,
+      assertions: plan.assertions,
+      validator: await loadAjvValidator(),
+      run: {
+        command: run.command,
+        args: run.args,
+        timeoutMs: run.timeoutMs,
+        ...(session.timedOut ? { timedOut: session.timedOut } : {}),
+        clientErrors: session.failures,
+        notSent: session.notSent,
+        ...(tapFailure !== '' ? { tapFailure } : {}),
+      },
+    });
+    return { report, logPath, temporary: dir !== undefined, cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
