@@ -2,12 +2,13 @@
  * The two ways `mcp-tap check` gets a report: from an existing log, or by running a server through
  * mcp-tap into a log of its own (`--run`) and judging that. I/O lives here; judging is evaluate.ts.
  */
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TapError } from '../errors.js';
 import { describeFsError } from '../log/file-sink.js';
+import { makeDir } from '../log/make-dir.js';
 import { findLatestLog, LogNotUsable } from '../log/read-log.js';
 import { deriveServerName } from '../log/log-path.js';
 import { VERSION } from '../version.js';
@@ -24,7 +25,7 @@ export const CLI_PATH = fileURLToPath(new URL('../../bin/mcp-tap.js', import.met
 /** Fails early, with one line, when --log names a file mcp-tap could not write (the check would have nothing to read). */
 async function ensureWritable(path: string): Promise<void> {
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await makeDir(dirname(path));
     const fh = await open(path, 'a', 0o600);
     await fh.close();
   } catch (err) {
