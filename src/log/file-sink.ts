@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirSync } from './make-dir.js';
 
 export interface FileSinkOptions {
   path: string;
@@ -23,18 +24,19 @@ export interface FileSinkOptions {
 /** Why the log lost records, as the gap record states it. */
 export type LossReason = 'queue-full' | 'write-failed' | 'file-removed';
 
-type Pending = { text: string; bytes: number };
+/** A queued record; `carries`: the loss count it reports (a gap record), put back if it is lost too. */
+type Pending = { text: string; bytes: number; carries: number };
 
 const RETRY_MS = 1000;
 const FLUSH_DELAY_MS = 5;
 
+/** The loss counts that gap records among `batch` report. */
+const carried = (batch: Pending[]): number => batch.reduce((n, p) => n + p.carries, 0);
+
 /** Creates the directory 0700 and opens the file 0600 for appending; warns when an existing one is looser. */
 export function openLogFile(path: string, warn: (m: string) => void): number {
   const dir = dirname(path);
-  if (!fs.existsSync(dir)) {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.chmodSync(dir, 0o700);
-  }
+  makeDirSync(dir);
   let existed = false;
   try {
     const st = fs.statSync(path);
@@ -69,9 +71,13 @@ export function describeFsError(err: unknown): string {
     ENOENT: 'no such file or directory',
     ENOTDIR: 'a parent is not a directory',
     EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large (file size limit reached)',
     EIO: 'I/O error',
   };
-  return e && e.code ? `${e.code}: ${reasons[e.code] ?? e.message}` : String(err);
+  if (!e || !e.code) return String(err);
+  // Node's messages already start with the code ("EEXIST: file already exists, …")
+  const detail = reasons[e.code] ?? e.message.replace(new RegExp(`^${e.code}:\\s*`), '');
+  return `${e.code}: ${detail}`;
 }
 
 /** Append-only writer of serialized records, tolerant of a bad disk. */
@@ -91,6 +97,10 @@ export class FileSink {
   /** Records not written since the last time the caller collected them. */
   private lostSinceReport = 0;
   private lostReason: LossReason | null = null;
+  /** The file ends inside a record (a write failed half way): the next write starts with a line end. */
+  private tornTail = false;
+  /** The loss count handed out by takeLoss, attached to the next record written (the gap record). */
+  private carryNext = 0;
   /** The log file was removed while running: the next gap record says so even when nothing was lost. */
   private removedNotice = false;
   /** Records written since the path was last seen naming our file (lost if the file turns out removed). */
@@ -140,6 +150,8 @@ export class FileSink {
   takeLoss(): { lost: number; reason: LossReason } | null {
     if ((this.lostSinceReport === 0 && !this.removedNotice) || this.broken) return null;
     const out = { lost: this.lostSinceReport, reason: this.lostReason ?? 'write-failed' };
+    // the caller writes the gap record next; if that record is lost as well, the count comes back
+    this.carryNext = this.lostSinceReport;
     this.lostSinceReport = 0;
     this.lostReason = null;
     this.removedNotice = false;
@@ -149,19 +161,21 @@ export class FileSink {
   /** Queue one serialized record (a line ending in \n). Returns false when it was dropped (and counted). */
   write(text: string): boolean {
     if (this.closed) return false;
+    const carries = this.carryNext;
+    this.carryNext = 0;
     if (this.broken) {
       if (Date.now() < this.retryAt || !this.reopen()) {
-        this.lose(1, 'write-failed');
+        this.lose(1, 'write-failed', carries);
         return false;
       }
     }
     // string length, not byte length: a bound on memory, counted without scanning the text
     const bytes = text.length;
     if (this.queued + bytes > this.maxQueueBytes && this.queued > 0) {
-      this.lose(1, 'queue-full');
+      this.lose(1, 'queue-full', carries);
       return false;
     }
-    this.queue.push({ text, bytes });
+    this.queue.push({ text, bytes, carries });
     this.queued += bytes;
     if (!this.writing) this.flushSoon();
     return true;
@@ -208,17 +222,18 @@ export class FileSink {
     }
     if (this.pendingReopen) this.reopenQuietly(true);
     let batch = this.queue;
-    let bytes = this.queued;
     if (this.maxSize > 0) {
       batch = this.takeFitting();
-      bytes = batch.reduce((n, p) => n + p.bytes, 0);
-      this.queued -= bytes;
+      this.queued -= batch.reduce((n, p) => n + p.bytes, 0);
     } else {
       this.queue = [];
       this.queued = 0;
     }
-    const buf = Buffer.from(batch.length === 1 ? batch[0]!.text : batch.map((p) => p.text).join(''));
-    this.writeAll(buf, 0, batch.length, bytes);
+    const text = batch.length === 1 ? batch[0]!.text : batch.map((p) => p.text).join('');
+    // a failed write left part of a record at the end of the file: end that line first
+    const buf = Buffer.from(this.tornTail ? `\n${text}` : text);
+    this.tornTail = false;
+    this.writeAll(buf, 0, batch);
   }
 
   /**
@@ -239,16 +254,18 @@ export class FileSink {
     return n === this.queue.length ? this.queue.splice(0) : this.queue.splice(0, n);
   }
 
-  private writeAll(buf: Buffer, offset: number, count: number, bytes: number): void {
+  private writeAll(buf: Buffer, offset: number, batch: Pending[]): void {
     const fd = this.fd;
     if (fd === null) {
-      this.lose(count, 'write-failed');
+      this.lose(batch.length, 'write-failed', carried(batch));
       this.writing = false;
       return;
     }
     fs.write(fd, buf, offset, buf.length - offset, null, (err, n) => {
       if (err) {
-        this.lose(count, 'write-failed');
+        // a short write before the error (a disk filling up) kept the records it completed
+        const lost = offset > 0 ? this.unwritten(buf, offset, batch) : batch;
+        this.lose(lost.length, 'write-failed', carried(lost));
         this.fail(`log write failed (${describeFsError(err)}); the relay goes on, lost records are counted`);
         this.writing = false;
         this.finishCloseIfNeeded();
@@ -260,16 +277,30 @@ export class FileSink {
         this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
       }
       if (offset + n < buf.length) {
-        this.writeAll(buf, offset + n, count, bytes);
+        this.writeAll(buf, offset + n, batch);
         return;
       }
-      this.writtenSinceCheck += count;
+      this.writtenSinceCheck += batch.length;
       if (this.queue.length > 0 && !this.closed) this.flush();
       else {
         this.writing = false;
         this.finishCloseIfNeeded();
       }
     });
+  }
+
+  /** The records of `batch` not wholly within the first `offset` bytes of `buf`; notes a torn one. */
+  private unwritten(buf: Buffer, offset: number, batch: Pending[]): Pending[] {
+    let at = buf[0] === 0x0a && !batch[0]?.text.startsWith('\n') ? 1 : 0; // the line end a torn tail got
+    let i = 0;
+    while (i < batch.length) {
+      const end = at + Buffer.byteLength(batch[i]!.text);
+      if (end > offset) break;
+      at = end;
+      i++;
+    }
+    if (at < offset) this.tornTail = true;
+    return batch.slice(i);
   }
 
   private finishCloseIfNeeded(): void {
@@ -312,8 +343,9 @@ export class FileSink {
     for (const w of waiters) w();
   }
 
-  private lose(n: number, reason: LossReason): void {
-    this.lostSinceReport += n;
+  /** Counts `n` records lost; `carries`: counts that lost gap records had reported (counted before, not again in the total). */
+  private lose(n: number, reason: LossReason, carries = 0): void {
+    this.lostSinceReport += n + carries;
     this.lostTotal += n;
     if (!this.lostReason) this.lostReason = reason;
   }
@@ -326,7 +358,7 @@ export class FileSink {
     this.retryAt = Date.now() + RETRY_MS;
     // what is queued cannot be written through this fd
     if (this.queue.length > 0) {
-      this.lose(this.queue.length, 'write-failed');
+      this.lose(this.queue.length, 'write-failed', carried(this.queue));
       this.queue = [];
       this.queued = 0;
     }
@@ -346,6 +378,7 @@ export class FileSink {
       const st = fs.fstatSync(this.fd);
       this.ino = st.ino;
       this.size = st.size;
+      if (this.size === 0) this.tornTail = false;
       this.broken = false;
       return true;
     } catch {
@@ -399,6 +432,7 @@ export class FileSink {
       const st = fs.fstatSync(this.fd);
       this.ino = st.ino;
       this.size = st.size;
+      if (this.size === 0) this.tornTail = false;
       if (old !== null) fs.closeSync(old);
     } catch (err) {
       this.fd = old;

@@ -109,7 +109,9 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
       onKill: (signal, reason) => observer?.event('kill', { signal, reason }),
       onDone: ({ code, signal, forced }) => {
         for (const s of SIGNALS) process.off(s, onSignal);
-        watchdog?.standDown();
+        // pipes abandoned: what the server left in its group got SIGTERM and may ignore it; the watchdog,
+        // left standing, sends SIGKILL to the group after the grace period once mcp-tap is gone
+        if (!forced) watchdog?.standDown();
         const status = code ?? (signal ? signalExitCode(signal) : 1);
         void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then(() => resolve(status));
       },
