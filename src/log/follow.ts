@@ -2,7 +2,9 @@
  * Follow a growing file like `tail -F`: hands over each complete line as it is appended, waits for a
  * half-written last line instead of reporting it, starts over when the file is truncated, and when the
  * path is replaced or rotated (another inode), drains the old file to its end before reading the new one
- * from the start — and the rotated files in between, when it was rotated more than once meanwhile. Woken by fs.watch when the platform offers it, and by polling in any case.
+ * from the start — and the rotated files in between, when it was rotated more than once meanwhile (files
+ * are told apart by device and inode, so a rotation while it looks skips none). Woken by fs.watch when
+ * the platform offers it, and by polling in any case.
  * Memory is bounded by `maxLineBytes` (a longer line is skipped and reported).
  */
 import * as fs from 'node:fs';
@@ -33,7 +35,7 @@ export interface FollowOptions {
   watch?: boolean;
   /** Stop at the first end of file instead of waiting for more (plain `tail` without -f). */
   once?: boolean;
-  /** Rotated copies (path.1 … path.N) looked at when the file was rotated several times between two rounds. Default 9. */
+  /** Highest rotated copy (path.N) looked at when the file was rotated several times between two rounds. Default 100. */
   maxRotated?: number;
 }
 
@@ -49,6 +51,10 @@ class Follower {
   private fh: FileHandle | null = null;
   private ino = -1;
   private dev = -1;
+  /** Where ours was last seen: 0 = the path, n = path.n (a lower bound: files only move to higher numbers). */
+  private at = 0;
+  /** Rounds in a row that found the name just below ours empty. */
+  private gapRounds = 0;
   private pos = 0;
   private parts: Buffer[] = [];
   private partBytes = 0;
@@ -107,7 +113,7 @@ class Follower {
     if (old && old !== fh) await old.close().catch(() => {});
   }
 
-  private isOurs(st: fs.Stats): boolean {
+  private isOurs(st: FileId): boolean {
     return st.ino === this.ino && st.dev === this.dev;
   }
 
@@ -121,7 +127,7 @@ class Follower {
     }
     await this.drain();
     // each step moves to the next newer file, so several rotations since the last round lose nothing
-    const maxSteps = (this.opts.maxRotated ?? 9) + 2;
+    const maxSteps = (this.opts.maxRotated ?? 100) + 2;
     for (let step = 0; step < maxSteps && !this.opts.signal?.aborted; step++) {
       let st: fs.Stats;
       try {
@@ -131,60 +137,107 @@ class Follower {
       }
       if (this.isOurs(st)) return;
       await this.drain(); // whatever the old file got until the switch
+      const next = await this.openNewer();
+      if (next === null) return; // nothing newer for certain yet: try again next round with the old handle
       this.abandon();
-      if (!(await this.stepToNewer())) return; // try again next round with the old handle
+      await this.adopt(next.fh, next.st);
+      this.at = next.at;
+      this.arm(); // watch what the path names now
       this.h.reset?.('replaced');
       await this.drain();
     }
   }
 
   /**
-   * Opens the file written after ours. mcp-tap's --max-log-size rotation renames path → path.1 → path.2…;
-   * when ours is now path.N, the next newer file is path.(N-1) (or the path itself for N = 1). When ours is
-   * not among them (deleted, or replaced by another file), the next one is whatever the path names now.
-   * Checks what it opened against what it found, so a rotation in between makes it look again.
+   * Opens the file written after ours. Rotation (mcp-tap's --max-log-size, or logrotate's numbering)
+   * renames path → path.1 → path.2 …, highest first, so a file only ever moves to a higher number and
+   * never passes another: at any moment, the higher the number, the older the file. Files are told apart
+   * by device and inode, never by name: ours is found again from where it was last seen upward, and the
+   * file one number below it, seen while ours stays put, is the next newer one (see findNewer). What is
+   * opened must be that file, else it looks again. When ours is not among the rotated names (deleted, or
+   * replaced by another file), the next one is whatever the path names now.
    */
-  private async stepToNewer(): Promise<boolean> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const next = await this.findNewer();
+  private async openNewer(): Promise<{ fh: FileHandle; st: fs.Stats; at: number } | null> {
+    for (let attempt = 0; attempt < 50 && !this.opts.signal?.aborted; attempt++) {
+      const pick = await this.findNewer();
+      if (pick === null) return null;
+      if (pick === 'moving') continue;
       let fh: FileHandle;
       try {
-        fh = await open(next.name, 'r');
+        fh = await open(this.nameAt(pick.at), 'r');
       } catch {
-        continue;
+        continue; // moved on meanwhile
       }
       const st = await fh.stat();
-      if (next.st && (st.ino !== next.st.ino || st.dev !== next.st.dev)) {
-        await fh.close().catch(() => {});
-        continue; // the files moved while we looked
-      }
-      await this.adopt(fh, st);
-      this.arm(); // watch what the path names now
-      return true;
+      if (st.ino === pick.id.ino && st.dev === pick.id.dev) return { fh, st, at: pick.at };
+      await fh.close().catch(() => {});
     }
-    return false;
+    return null;
   }
 
-  private async findNewer(): Promise<{ name: string; st?: fs.Stats }> {
-    const max = this.opts.maxRotated ?? 9;
-    let newer: { name: string; st?: fs.Stats } = { name: this.opts.path };
-    try {
-      newer = { name: this.opts.path, st: await stat(this.opts.path) };
-    } catch {
-      // the path is gone for a moment; the checks below still find rotated files
+  /**
+   * Where the next newer file is: ours is at q at two moments, and between them q-1 holds file C; then at
+   * that moment C and ours were neighbours, so C is the file written right after ours. 'moving' when a
+   * rotation got in the way (ask again); null when there is nothing newer yet. An empty q-1 is a rotation
+   * half done (or the path renamed and not yet created): wait for the next round — unless it stays empty
+   * for several rounds (someone removed that file), then the nearest file below is the next one.
+   */
+  private async findNewer(): Promise<{ at: number; id: FileId } | 'moving' | null> {
+    const q = await this.locateOurs();
+    if (q === -1) {
+      const id = await this.idAt(0);
+      return id === null ? null : { at: 0, id };
     }
-    for (let n = 1; n <= max; n++) {
-      const name = `${this.opts.path}.${n}`;
-      let st: fs.Stats;
-      try {
-        st = await stat(name);
-      } catch {
-        break;
+    if (q === 0) return null; // ours is the newest
+    let at = q - 1;
+    let below = await this.idAt(at);
+    if (below === null && this.gapRounds >= 3) {
+      while (below === null && at > 0) below = await this.idAt(--at);
+    }
+    const still = await this.idAt(q);
+    if (still === null || !this.isOurs(still)) return 'moving';
+    if (below === null) {
+      if (q > 1) this.gapRounds++;
+      return null;
+    }
+    this.gapRounds = 0;
+    return { at, id: below };
+  }
+
+  /**
+   * The number ours has now, searched from where it was last seen upward (it only moves up, so the search
+   * meets it, however it moves meanwhile); -1 when it is not there (two names in a row missing end the
+   * search: a rotation in progress leaves only one).
+   */
+  private async locateOurs(): Promise<number> {
+    const max = this.opts.maxRotated ?? 100;
+    let missing = 0;
+    for (let n = this.at; n <= max; n++) {
+      const id = await this.idAt(n);
+      if (id === null) {
+        if (++missing >= 2) return -1;
+        continue;
       }
-      if (this.isOurs(st)) return newer;
-      newer = { name, st };
+      missing = 0;
+      if (this.isOurs(id)) {
+        this.at = n;
+        return n;
+      }
     }
-    return { name: this.opts.path };
+    return -1;
+  }
+
+  private nameAt(n: number): string {
+    return n === 0 ? this.opts.path : `${this.opts.path}.${n}`;
+  }
+
+  private async idAt(n: number): Promise<FileId | null> {
+    try {
+      const st = await stat(this.nameAt(n));
+      return { ino: st.ino, dev: st.dev };
+    } catch {
+      return null;
+    }
   }
 
   /** Reads from the current position to the end of the file, handing over complete lines. */
@@ -280,4 +333,10 @@ class Follower {
       };
     });
   }
+}
+
+/** A file, whatever its name: device and inode. */
+interface FileId {
+  ino: number;
+  dev: number;
 }

@@ -58,6 +58,14 @@ const HEAD_BYTES = 320;
 
 export const TORN_LAST_LINE = 'last line is incomplete (still being written?)';
 
+/**
+ * What readers of a finished log (tail without -f, export, stats) say about its torn last line: it may be
+ * damage (a log cut inside a record) as well as a line still being written. `tail -f` waits for it instead.
+ */
+export function tornLastLineWarning(path: string, line: number): string {
+  return `${escapeControl(path)}: last line is incomplete (line ${line}: cut inside a record, or still being written); left out`;
+}
+
 type Obj = Record<string, unknown>;
 
 /** The envelope every record has: an object with numeric v and seq, string session, from and kind. */

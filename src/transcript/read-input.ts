@@ -1,8 +1,10 @@
 /**
  * Where export and stats get their records: the named log (or the most recent one) and the chosen
- * session(s), through src/log/read-log.ts. Lines that are not records are counted and reported once.
+ * session(s), through src/log/read-log.ts. Lines that are not records are counted and reported once; a
+ * torn last line (a log cut inside a record, or one still being written) gets a warning of its own.
  */
-import { findLatestLog, readSession, TORN_LAST_LINE } from '../log/read-log.js';
+import { findLatestLog, readSession, TORN_LAST_LINE, tornLastLineWarning } from '../log/read-log.js';
+import { escapeControl } from '../view/escape.js';
 import type { LogRecord } from '../log/record.js';
 
 export interface InputChoice {
@@ -10,7 +12,7 @@ export interface InputChoice {
   file?: string;
   /** 'last' (default), 'all', a session id or a unique prefix. */
   session?: string;
-  /** Told once about skipped lines (a torn last line of a live log is not worth a word). */
+  /** Told once about skipped lines, and once about a torn last line. */
   warn: (message: string) => void;
 }
 
@@ -19,14 +21,16 @@ export async function openInput(choice: InputChoice): Promise<{ path: string; re
   const path = choice.file ?? (await findLatestLog());
   let skipped = 0;
   let firstWhy = '';
+  let torn: number | null = null;
   async function* gen(): AsyncGenerator<LogRecord> {
     yield* readSession(path, choice.session ?? 'last', {
       onWarning: (w) => {
-        if (w.warning === TORN_LAST_LINE) return;
-        if (skipped++ === 0) firstWhy = `line ${w.line}: ${w.warning}`;
+        if (w.warning === TORN_LAST_LINE) torn = w.line;
+        else if (skipped++ === 0) firstWhy = `line ${w.line}: ${w.warning}`;
       },
     });
-    if (skipped > 0) choice.warn(`skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${path} that ${skipped === 1 ? 'is' : 'are'} not records (${firstWhy})`);
+    if (skipped > 0) choice.warn(`skipped ${skipped} line${skipped === 1 ? '' : 's'} of ${escapeControl(path)} that ${skipped === 1 ? 'is' : 'are'} not records (${firstWhy})`);
+    if (torn !== null) choice.warn(tornLastLineWarning(path, torn));
   }
   return { path, records: gen() };
 }

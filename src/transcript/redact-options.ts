@@ -1,10 +1,12 @@
 /**
  * Command-line redaction settings → RedactOptions: `--redact-key`, `--redact-pattern` (checked here so
  * a bad regex is one clear usage error), `--redact-env`, and the secret-looking variables of the
- * environment mcp-tap runs in. Shared by every exporter (Markdown, JSON, HTML).
+ * environment mcp-tap runs in. Shared by every output that shows records (export in every format, tail),
+ * so the flags are defined once (addRedactFlags) and mean the same everywhere.
  */
+import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { secretEnvValues, type RedactOptions } from './redact.js';
+import { RecordRedactor, secretEnvValues, type RedactOptions } from './redact.js';
 
 export interface RedactFlags {
   redactKey?: string[];
@@ -46,4 +48,32 @@ export function redactOptionsFrom(flags: RedactFlags, env: NodeJS.ProcessEnv = p
 /** For commander: collects a repeatable option into an array. */
 export function collectOption(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** --no-redact (commander turns it into `redact: false`) and the user rules. */
+export interface RedactSwitch extends RedactFlags {
+  redact: boolean;
+}
+
+/** Adds --no-redact, --redact-key, --redact-pattern and --redact-env to a command (export, tail). */
+export function addRedactFlags(cmd: Command, noRedactHelp = 'keep every value as logged (the output may contain secrets)'): Command {
+  return cmd
+    .option('--no-redact', noRedactHelp)
+    .option('--redact-key <name>', 'also redact values under this key (repeatable)', collectOption)
+    .option('--redact-pattern <regex>', 'also redact matches of this regular expression, /re/flags allowed (repeatable)', collectOption)
+    .option('--redact-env <NAME>', 'also redact the value of this environment variable (repeatable)', collectOption);
+}
+
+/**
+ * The redactor the flags ask for (one per run: it follows secrets across records), or null with
+ * --no-redact. A user rule together with --no-redact is a usage error.
+ */
+export function redactorFrom(flags: RedactSwitch, env: NodeJS.ProcessEnv = process.env): RecordRedactor | null {
+  if (!flags.redact) {
+    if (flags.redactKey || flags.redactPattern || flags.redactEnv) {
+      throw new UsageError('--no-redact cannot be combined with --redact-key, --redact-pattern or --redact-env');
+    }
+    return null;
+  }
+  return new RecordRedactor(redactOptionsFrom(flags, env));
 }

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { followFile } from '../log/follow.js';
-import { findLatestLog, isLogRecord, readRecords, readSession, resolveSession, TORN_LAST_LINE, type WarningItem } from '../log/read-log.js';
+import { findLatestLog, isLogRecord, readRecords, readSession, resolveSession, TORN_LAST_LINE, tornLastLineWarning, type WarningItem } from '../log/read-log.js';
 import { LOG_FORMAT_VERSION, type LogRecord } from '../log/record.js';
 import { defaultLogDir } from '../log/log-path.js';
 import type { ColorLevel } from './color.js';
@@ -31,7 +31,7 @@ export interface TailRunOptions {
   filter: FilterOptions;
   color: ColorLevel;
   width?: number;
-  /** Applied to records before --json output. */
+  /** Redaction, applied to every record shown (JSON and terminal view alike): see TailFormatOptions.redact. */
   redact?: (r: LogRecord) => LogRecord;
   /** Follow polling interval (ms). */
   pollMs?: number;
@@ -67,13 +67,21 @@ export async function runTail(opts: TailRunOptions, io: TailIo): Promise<void> {
     }
     return later;
   };
-  // readSession reads the file twice (find the session, then stream it): report each line once, and not endlessly
-  const warned = new Set<number>();
+  // each line once, and not endlessly; warnings come in line order, so remembering the last line reported
+  // is enough to ignore a repeat (memory stays constant however many lines are bad)
+  let reported = 0;
+  let lastLine = 0;
   const onWarning = (w: WarningItem) => {
-    if (w.warning === TORN_LAST_LINE || warned.has(w.line)) return;
-    warned.add(w.line);
-    if (warned.size <= MAX_WARNINGS) io.warn(`${escapeControl(path)}:${w.line}: ${w.warning}`);
-    else if (warned.size === MAX_WARNINGS + 1) io.warn(`${escapeControl(path)}: more lines that are not records; not reporting them`);
+    if (w.line <= lastLine) return;
+    lastLine = w.line;
+    // a finished log cut inside its last record: worth a word (tail -f waits for such a line instead)
+    if (w.warning === TORN_LAST_LINE) {
+      io.warn(tornLastLineWarning(path, w.line));
+      return;
+    }
+    reported++;
+    if (reported <= MAX_WARNINGS) io.warn(`${escapeControl(path)}:${w.line}: ${w.warning}`);
+    else if (reported === MAX_WARNINGS + 1) io.warn(`${escapeControl(path)}: more lines that are not records; not reporting them`);
   };
   if (opts.follow) await followTail(path, opts, io, prepare);
   else await printTail(path, opts, io, prepare, onWarning);

@@ -17,7 +17,13 @@ export interface TailFormatOptions {
   color: ColorLevel;
   full: boolean;
   width?: number;
-  /** Applied to records before JSON output (redaction); called in file order for every record it may need. */
+  /**
+   * Redaction, applied to every record before it is shown (JSON and terminal view alike). Called in file
+   * order for every record with a `raw` line, shown or not (a redactor follows a secret over several raw
+   * lines, as RecordRedactor does with PEM blocks), and for every event (the session context keeps their
+   * strings); other records are redacted only when their output is made, possibly later — for those the
+   * function must not depend on order (RecordRedactor.next does not).
+   */
   redact?: (r: LogRecord) => LogRecord;
 }
 
@@ -40,18 +46,17 @@ export class TailFormatter {
    * redactor still see every record in order.
    */
   prepare(r: LogRecord): (() => string) | null {
-    const info = this.ctx.observe(r);
+    const redact = this.opts.redact;
+    // in order, shown or not: raw lines (a secret may span several) and events (the context keeps their strings)
+    const early = redact && (typeof r.raw === 'string' || r.kind === 'event') ? redact(r) : undefined;
+    const info = this.ctx.observe(early ?? r);
     if (typeof r.v === 'number' && r.v > LOG_FORMAT_VERSION && (this.newerVersion === null || r.v > this.newerVersion)) this.newerVersion = r.v;
-    const keep = this.opts.filter(r);
-    if (this.opts.json) {
-      // the redactor follows secrets spread over several raw lines, so it sees those even when they are filtered out
-      const needsRedactor = this.opts.redact && (keep || typeof r.raw === 'string');
-      const out = needsRedactor ? this.opts.redact!(r) : r;
-      return keep ? () => `${jsonLine(out)}\n` : null;
-    }
-    if (!keep) return null;
+    if (!this.opts.filter(r)) return null;
+    // the rest is redacted only when rendered: with -n, most records of a long log never are
+    const shown = (): LogRecord => early ?? (redact ? redact(r) : r);
+    if (this.opts.json) return () => `${jsonLine(shown())}\n`;
     const { color, full, width } = this.opts;
-    return () => `${renderRecord(r, { color, full, width, session: info })}\n`;
+    return () => `${renderRecord(shown(), { color, full, width, session: info })}\n`;
   }
 }
 

@@ -161,7 +161,10 @@ describe('tail: filters and output forms', () => {
     expect(r.out).toContain('telepathy');
     expect(r.out).toContain('quantum-leap');
     expect(r.err).toContain('newer than this mcp-tap reads');
-    expect(r.err).not.toContain('incomplete');
+    // without -f the log is taken as finished: its torn last line is left out with one warning (issue 8,
+    // item 11); tail -f waits for such a line silently instead
+    expect(r.err).toMatch(/^mcp-tap: .*future\.jsonl: last line is incomplete \(line \d+: /m);
+    expect(r.err.match(/incomplete/g)).toHaveLength(1);
   });
 
   it('a reader that goes away early (| head -1) ends tail quietly', () => {

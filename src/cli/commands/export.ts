@@ -5,17 +5,16 @@ import type { LogRecord } from '../../log/record.js';
 import { jsonChunks, jsonlChunks } from '../../transcript/json-export.js';
 import { DEFAULT_MAX_BODY, markdownChunks } from '../../transcript/markdown.js';
 import { collect, openInput } from '../../transcript/read-input.js';
-import { RecordRedactor } from '../../transcript/redact.js';
-import { collectOption, redactOptionsFrom, type RedactFlags } from '../../transcript/redact-options.js';
+import type { RecordRedactor } from '../../transcript/redact.js';
+import { addRedactFlags, redactorFrom, type RedactSwitch } from '../../transcript/redact-options.js';
 import { writeOutput } from '../../transcript/write-output.js';
 import { VERSION } from '../../version.js';
 import { warn } from '../stderr.js';
 
-interface ExportCliOptions extends RedactFlags {
+interface ExportCliOptions extends RedactSwitch {
   session: string;
   format: string;
   output?: string;
-  redact: boolean;
   maxBody: string;
 }
 
@@ -27,7 +26,7 @@ async function* redacted(records: AsyncIterable<LogRecord>, redactor: RecordReda
 }
 
 export function define(program: Command): void {
-  program
+  const cmd = program
     .command('export')
     .summary('a session as Markdown for a bug report, or as JSON / JSON Lines (redacted)')
     .description(
@@ -39,20 +38,14 @@ export function define(program: Command): void {
     .argument('[file]', 'the log file (default: the most recently written log in the default log directory)')
     .option('--session <which>', "'last', 'all', or a session id (or unique prefix)", 'last')
     .option('--format <format>', 'md, json, jsonl or html (a self-contained waterfall report: docs/report.md)', 'md')
-    .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout')
-    .option('--no-redact', 'keep every value as logged (the output may contain secrets)')
-    .option('--redact-key <name>', 'also redact values under this key (repeatable)', collectOption)
-    .option('--redact-pattern <regex>', 'also redact matches of this regular expression, /re/flags allowed (repeatable)', collectOption)
-    .option('--redact-env <NAME>', 'also redact the value of this environment variable (repeatable)', collectOption)
+    .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout');
+  addRedactFlags(cmd)
     .option('--max-body <chars>', 'Markdown: shorten bodies longer than this', String(DEFAULT_MAX_BODY))
     .action(async (file: string | undefined, opts: ExportCliOptions) => {
       const format = opts.format.toLowerCase();
       if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`);
       if (!/^\d+$/.test(opts.maxBody) || Number(opts.maxBody) < 200) throw new UsageError(`--max-body takes a number of characters ≥ 200, got ${JSON.stringify(opts.maxBody)}`);
-      if (!opts.redact && (opts.redactKey || opts.redactPattern || opts.redactEnv)) {
-        throw new UsageError('--no-redact cannot be combined with --redact-key, --redact-pattern or --redact-env');
-      }
-      const redactor = opts.redact ? new RecordRedactor(redactOptionsFrom(opts)) : null;
+      const redactor = redactorFrom(opts);
       const input = await openInput({ file, session: opts.session, warn });
       const records = redacted(input.records, redactor);
       const chunks = await render(format as Format, records, { redacted: redactor !== null, maxBody: Number(opts.maxBody) });

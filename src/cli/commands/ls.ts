@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { defaultLogDir } from '../../log/log-path.js';
 import { listLogs, listSessions, type SessionSummary } from '../../log/read-log.js';
 import { TapError } from '../../errors.js';
+import { redactArgs, redactString, type RedactOptions } from '../../transcript/redact.js';
+import { redactOptionsFrom } from '../../transcript/redact-options.js';
 import { colorLevel } from '../../view/color.js';
 import { escapeControl } from '../../view/escape.js';
 import { renderSessionJson, renderSessionTable, sortSessions } from '../../view/ls-table.js';
@@ -23,7 +25,7 @@ export function define(program: Command): void {
       'Lists every session in the *.jsonrpc.log files of the log directory (default $XDG_STATE_HOME/mcp-tap ' +
         'or ~/.local/state/mcp-tap), newest first: server name, session id, start time, duration, messages, ' +
         'errors (error answers and isError results), findings, the server exit status (- when none was ' +
-        'recorded) and path.',
+        'recorded) and path. The server command line (in --json) is shown with its secrets redacted, as by export.',
     )
     .option('--dir <dir>', 'the directory to list (default: the default log directory)')
     .option('--json', 'print the session summaries as JSON')
@@ -40,7 +42,8 @@ export function define(program: Command): void {
           warn(`skipped ${err.message}`);
         }
       }
-      const sorted = sortSessions(sessions);
+      const rules = redactOptionsFrom({}, process.env);
+      const sorted = sortSessions(sessions).map((s) => redactSummary(s, rules));
       const out = process.stdout;
       if (opts.json) {
         out.write(renderSessionJson(sorted));
@@ -58,4 +61,13 @@ export function define(program: Command): void {
       });
       out.write(renderSessionTable(sorted, { color: level }));
     });
+}
+
+/** A summary with what came from the server's command line redacted: flags like --api-key=…, URL credentials, token shapes. */
+function redactSummary(s: SessionSummary, rules: RedactOptions): SessionSummary {
+  const out = { ...s };
+  if (s.command !== undefined) out.command = redactString(s.command, rules);
+  if (s.args !== undefined) out.args = redactArgs(s.args, rules);
+  if (s.serverName !== undefined) out.serverName = redactString(s.serverName, rules);
+  return out;
 }

@@ -1,20 +1,18 @@
 /** `mcp-tap tail [file]`: the log as a readable conversation in the terminal; `-f` follows it live. */
 import type { Command } from 'commander';
-import type { LogRecord } from '../../log/record.js';
-import { RecordRedactor, secretEnvValues } from '../../transcript/redact.js';
+import { addRedactFlags, redactorFrom, type RedactSwitch } from '../../transcript/redact-options.js';
 import { colorLevel } from '../../view/color.js';
 import { parseFilterOptions } from '../../view/filters.js';
 import { parseCount, runTail } from '../../view/tail-run.js';
 import { stdoutWriter } from '../../view/stdout-writer.js';
 import { warn } from '../stderr.js';
 
-interface TailCliOptions {
+interface TailCliOptions extends RedactSwitch {
   follow?: boolean;
   session: string;
   lines?: string;
   full?: boolean;
   json?: boolean;
-  redact: boolean;
   color: boolean;
   method?: string[];
   from?: string;
@@ -27,7 +25,7 @@ interface TailCliOptions {
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function define(program: Command): void {
-  program
+  const cmd = program
     .command('tail')
     .summary('show the log as a readable conversation; -f follows it live')
     .description(
@@ -35,15 +33,15 @@ export function define(program: Command): void {
         'mcp-tap, ! server stderr), kind, id, method and tool/resource/prompt, and for answers the latency ' +
         'and the request answered (↩ #seq). Errors in red, findings in yellow. Without a file: $MCP_TAP_LOG ' +
         'if it exists, else the most recently written log in the default log directory. Without -f: the last ' +
-        'session, then exit.',
+        'session, then exit. Secrets are redacted as by export (docs/export.md) unless --no-redact.',
     )
     .argument('[file]', 'the log to show')
     .option('-f, --follow', 'keep showing records as they are written (survives truncation and rotation)')
     .option('--session <id|last|all>', 'which session: last, all, or an id or a unique id prefix', 'last')
     .option('-n, --lines <count>', 'records of history to show first (default: the whole session; 20 with -f)')
     .option('--full', 'add each message body as indented JSON (long strings shortened)')
-    .option('--json', 'print the records as JSON lines, for jq (secrets redacted unless --no-redact)')
-    .option('--no-redact', 'with --json: print records exactly as logged, secrets included')
+    .option('--json', 'print the records as JSON lines, for jq');
+  addRedactFlags(cmd, 'show records exactly as logged, secrets included (default: redacted like export)')
     .option('--no-color', 'no colours (also: NO_COLOR=1; FORCE_COLOR forces them)')
     .option('--method <glob>', 'only these methods: tools/*, *list*, ping (comma-separated or repeated)', collect)
     .option('--from <side>', 'only what this side sent: client, server or proxy')
@@ -61,11 +59,7 @@ export function define(program: Command): void {
         depth: out.isTTY && typeof out.getColorDepth === 'function' ? out.getColorDepth() : undefined,
         flag: opts.color,
       });
-      let redact: ((r: LogRecord) => LogRecord) | undefined;
-      if (opts.json && opts.redact) {
-        const redactor = new RecordRedactor({ values: secretEnvValues(process.env) });
-        redact = (r) => redactor.next(r);
-      }
+      const redactor = redactorFrom(opts);
       const ac = new AbortController();
       const writer = stdoutWriter(out, () => ac.abort());
       await runTail(
@@ -79,7 +73,7 @@ export function define(program: Command): void {
           filter,
           color: level,
           width: out.isTTY ? out.columns : undefined,
-          redact,
+          redact: redactor ? (r) => redactor.next(r) : undefined,
         },
         { write: writer, warn, signal: ac.signal, env: process.env },
       );
