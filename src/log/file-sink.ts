@@ -29,6 +29,8 @@ type Pending = { text: string; bytes: number; carries: number };
 
 const RETRY_MS = 1000;
 const FLUSH_DELAY_MS = 5;
+/** Queued characters that start a write at once instead of after the delay. */
+const FLUSH_NOW_BYTES = 256 * 1024;
 
 /** The loss counts that gap records among `batch` report. */
 const carried = (batch: Pending[]): number => batch.reduce((n, p) => n + p.carries, 0);
@@ -117,13 +119,19 @@ export class FileSink {
     this.maxFiles = opts.maxFiles ?? 3;
   }
 
+  /** Opens the path (anew) and takes over its inode and size; throws the fs error. */
+  private attach(warn: (m: string) => void = () => {}): void {
+    this.fd = openLogFile(this.opts.path, warn);
+    const st = fs.fstatSync(this.fd);
+    this.ino = st.ino;
+    this.size = st.size;
+    if (this.size === 0) this.tornTail = false;
+  }
+
   /** Opens the file; on failure warns once and keeps counting what it could not write. */
   open(): boolean {
     try {
-      this.fd = openLogFile(this.opts.path, this.opts.warn);
-      const st = fs.fstatSync(this.fd);
-      this.ino = st.ino;
-      this.size = st.size;
+      this.attach(this.opts.warn);
       this.broken = false;
       const interval = this.opts.checkIntervalMs ?? 1000;
       if (interval > 0 && !this.timer) {
@@ -207,6 +215,10 @@ export class FileSink {
 
   private flushSoon(): void {
     this.writing = true;
+    if (this.queued >= FLUSH_NOW_BYTES) {
+      setImmediate(() => this.flush());
+      return;
+    }
     // Coalesce: one write per few milliseconds instead of one per event-loop turn; tail -f barely notices.
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
@@ -281,8 +293,11 @@ export class FileSink {
         return;
       }
       this.writtenSinceCheck += batch.length;
-      if (this.queue.length > 0 && !this.closed) this.flush();
-      else {
+      if (this.queue.length > 0 && !this.closed) {
+        // more came in during the write: write it now if it is a lot, else after the coalescing delay
+        if (this.queued >= FLUSH_NOW_BYTES) this.flush();
+        else this.flushSoon();
+      } else {
         this.writing = false;
         this.finishCloseIfNeeded();
       }
@@ -374,11 +389,7 @@ export class FileSink {
       this.fd = null;
     }
     try {
-      this.fd = openLogFile(this.opts.path, () => {});
-      const st = fs.fstatSync(this.fd);
-      this.ino = st.ino;
-      this.size = st.size;
-      if (this.size === 0) this.tornTail = false;
+      this.attach();
       this.broken = false;
       return true;
     } catch {
@@ -428,11 +439,7 @@ export class FileSink {
     }
     this.writtenSinceCheck = 0;
     try {
-      this.fd = openLogFile(this.opts.path, () => {});
-      const st = fs.fstatSync(this.fd);
-      this.ino = st.ino;
-      this.size = st.size;
-      if (this.size === 0) this.tornTail = false;
+      this.attach();
       if (old !== null) fs.closeSync(old);
     } catch (err) {
       this.fd = old;
