@@ -1,0 +1,492 @@
+#!/usr/bin/env node
+// `npm run bench`: mcp-tap beside the floor (a bare Node relay) and the common reference (a line-by-line
+// Python relay with a journal), alternating configurations over several rounds; medians and ratios
+// printed as tables and written to bench/results.md. Method: docs/performance.md.
+//
+// Environment:
+//   BENCH_QUICK=1      a fast smoke run: 1 round, small counts, the 64 MB and 1,000,000-message runs shrunk
+//   BENCH_ROUNDS=n     rounds (default 5; quick 1)
+//   BENCH_HUGE=0       skip the 64 MB results run;  BENCH_LONG=0  skip the 1,000,000-message session
+//   BENCH_ONLY=a,b     only these workloads (startup,pingpong,pipelined,notify,large,huge,long)
+//   BENCH_CONFIGS=a,b  only these configurations (direct,bare,tap,tap-nolog,py); bare is always kept
+//   BENCH_OUT=path     where to write the report (default bench/results.md)
+//   BENCH_STRICT=1     exit 1 when a target is missed (a failed or corrupted run always exits 1)
+//   BENCH_TAP=path     the mcp-tap to measure (default bin/mcp-tap.js of this checkout)
+//   BENCH_TAP_B=path   also run another build's bin/mcp-tap.js (config tap-b, analysis + log): A/B a change
+import { spawn, execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir, cpus, totalmem, loadavg, release } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const env = process.env;
+const QUICK = env.BENCH_QUICK === '1';
+const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 5)));
+const HUGE = env.BENCH_HUGE !== '0';
+const LONG = env.BENCH_LONG !== '0';
+const OUT = env.BENCH_OUT ? resolve(env.BENCH_OUT) : join(here, 'results.md');
+const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
+const onlyConfigs = env.BENCH_CONFIGS ? new Set([...env.BENCH_CONFIGS.split(','), 'bare']) : null;
+
+const NODE = process.execPath;
+const ECHO = join(here, 'echo-server.mjs');
+const CLIENT = join(here, 'client.mjs');
+const TAP = env.BENCH_TAP ? resolve(env.BENCH_TAP) : join(root, 'bin', 'mcp-tap.js');
+const MiB = 1024 * 1024;
+
+/** The real python3 executable (not a pyenv shim script), or null when there is none. */
+function findPython() {
+  try {
+    const exe = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return exe && existsSync(exe) ? exe : null;
+  } catch {
+    return null;
+  }
+}
+const PYTHON = findPython();
+
+// ---- configurations: what the client spawns. ctx.dir is a fresh temp directory per run.
+const CONFIGS = [
+  { key: 'direct', label: 'direct (no hop)', cmd: () => [NODE, ECHO], proxy: false },
+  { key: 'bare', label: 'bare Node relay', cmd: () => [NODE, join(here, 'bare-relay.mjs'), NODE, ECHO], proxy: true },
+  { key: 'tap', label: 'mcp-tap (analysis + log)', cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' },
+  { key: 'tap-nolog', label: 'mcp-tap --no-log', cmd: () => [NODE, TAP, '--no-log', '--', NODE, ECHO], proxy: true },
+  ...(env.BENCH_TAP_B
+    ? [{ key: 'tap-b', label: `mcp-tap B (${env.BENCH_TAP_B})`, cmd: (ctx) => [NODE, resolve(env.BENCH_TAP_B), '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' }]
+    : []),
+  ...(PYTHON
+    ? [{ key: 'py', label: 'Python line relay + journal', cmd: (ctx) => [PYTHON, join(here, 'py-relay.py'), join(ctx.dir, 'journal'), NODE, ECHO], proxy: true }]
+    : []),
+].filter((c) => !onlyConfigs || onlyConfigs.has(c.key));
+
+// ---- workloads
+const q = (full, quick) => (QUICK ? quick : full);
+const fmtInt = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '—');
+const fmt1 = (v) => (Number.isFinite(v) ? v.toFixed(1) : '—');
+const fmt2 = (v) => (Number.isFinite(v) ? v.toFixed(2) : '—');
+const fmtMB = (v) => (Number.isFinite(v) ? (v / MiB).toFixed(1) : '—');
+
+const WORKLOADS = [
+  {
+    key: 'startup',
+    title: 'Startup: spawn of the proxy → the server process has started',
+    args: ['--workload', 'startup'],
+    repeat: q(4, 2),
+    metrics: [
+      { key: 'startupMs', label: 'server started after (ms)', fmt: fmt1, better: 'lower' },
+      { key: 'handshakeMs', label: 'initialize answered after (ms)', fmt: fmt1, better: 'lower' },
+    ],
+  },
+  {
+    key: 'pingpong',
+    title: 'Ping-pong: 1 KiB tools/call echo, one request in flight',
+    args: ['--workload', 'echo', '--size', '1024', '--inflight', '1', '--count', String(q(3000, 300)), '--warmup', String(q(300, 50))],
+    metrics: [
+      { key: 'p50us', label: 'p50 round trip (µs)', fmt: fmtInt, better: 'lower' },
+      { key: 'p99us', label: 'p99 round trip (µs)', fmt: fmtInt, better: 'lower' },
+    ],
+  },
+  {
+    key: 'pipelined',
+    title: 'Pipelined: 1 KiB tools/call echo, 64 in flight',
+    args: ['--workload', 'echo', '--size', '1024', '--inflight', '64', '--count', String(q(50_000, 5000)), '--warmup', String(q(5000, 500))],
+    metrics: [
+      { key: 'msgsPerSec', label: 'messages/s', fmt: fmtInt, better: 'higher' },
+      { key: 'cpuPer100k', label: 'proxy CPU s / 100k msgs', fmt: fmt2, better: 'lower', proxyOnly: true },
+      { key: 'peersCpuPer100k', label: 'client + server CPU s / 100k', fmt: fmt2, better: 'lower' },
+      { key: 'peakRss', label: 'proxy peak RSS (MiB)', fmt: fmtMB, better: 'lower', proxyOnly: true },
+    ],
+  },
+  {
+    key: 'notify',
+    title: `Notification stream: the server sends ${q(100_000, 20_000).toLocaleString('en-US')} notifications/message, then the answer`,
+    args: ['--workload', 'stream', '--count', String(q(100_000, 20_000)), '--size', '64'],
+    metrics: [
+      { key: 'msgsPerSec', label: 'messages/s', fmt: fmtInt, better: 'higher' },
+      { key: 'cpuPer100k', label: 'proxy CPU s / 100k msgs', fmt: fmt2, better: 'lower', proxyOnly: true },
+      { key: 'peersCpuPer100k', label: 'client + server CPU s / 100k', fmt: fmt2, better: 'lower' },
+      { key: 'peakRss', label: 'proxy peak RSS (MiB)', fmt: fmtMB, better: 'lower', proxyOnly: true },
+    ],
+  },
+  {
+    key: 'large',
+    title: 'Large: 4 MiB tools/call echo (4 MiB each way), one in flight',
+    args: ['--workload', 'echo', '--size', String(4 * MiB), '--inflight', '1', '--count', String(q(12, 3)), '--warmup', '1'],
+    metrics: [
+      { key: 'payloadMBps', label: 'MiB/s (result payload)', fmt: fmt1, better: 'higher' },
+      { key: 'cpuMsPerMiB', label: 'proxy CPU ms / MiB relayed', fmt: fmt1, better: 'lower', proxyOnly: true },
+      { key: 'peakRss', label: 'proxy peak RSS (MiB)', fmt: fmtMB, better: 'lower', proxyOnly: true },
+    ],
+  },
+  {
+    key: 'huge',
+    enabled: HUGE,
+    title: QUICK ? 'Huge (quick: 8 MiB instead of 64 MiB): one in flight' : 'Huge: 64 MiB tools/call echo (64 MiB each way), one in flight',
+    args: ['--workload', 'echo', '--size', String(q(64, 8) * MiB), '--inflight', '1', '--count', String(q(2, 1)), '--warmup', '0'],
+    metrics: [
+      { key: 'payloadMBps', label: 'MiB/s (result payload)', fmt: fmt1, better: 'higher' },
+      { key: 'cpuMsPerMiB', label: 'proxy CPU ms / MiB relayed', fmt: fmt1, better: 'lower', proxyOnly: true },
+      { key: 'peakRss', label: 'proxy peak RSS (MiB)', fmt: fmtMB, better: 'lower', proxyOnly: true },
+    ],
+  },
+  {
+    key: 'long',
+    enabled: LONG,
+    title: `Long session: ${q(1_000_000, 20_000).toLocaleString('en-US')} messages (256 B echo, 64 in flight), proxy RSS sampled`,
+    args: ['--workload', 'long', '--size', '256', '--inflight', '64', '--count', String(q(1_000_000, 20_000))],
+    rounds: 1,
+    configs: ['bare', 'tap', 'tap-nolog', 'tap-b'],
+    metrics: [
+      { key: 'msgsPerSec', label: 'messages/s', fmt: fmtInt, better: 'higher' },
+      { key: 'rssStart', label: 'RSS at 5% (MiB)', fmt: fmtMB, proxyOnly: true },
+      { key: 'rssEnd', label: 'RSS at end (MiB)', fmt: fmtMB, proxyOnly: true },
+      { key: 'rssGrowth', label: 'growth (MiB)', fmt: fmtMB, proxyOnly: true },
+      { key: 'peakRss', label: 'peak RSS (MiB)', fmt: fmtMB, proxyOnly: true },
+    ],
+  },
+].filter((w) => w.enabled !== false && (!only || only.has(w.key)));
+
+// ---- running one measurement
+function runClient(args, cmd) {
+  return new Promise((resolvePromise) => {
+    const p = spawn(NODE, [CLIENT, ...args, '--', ...cmd], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (c) => (out += c));
+    p.stderr.on('data', (c) => (err = (err + c).slice(-4000)));
+    p.on('close', () => {
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        resolvePromise(JSON.parse(line));
+      } catch {
+        resolvePromise({ ok: false, error: `client printed no result: ${(out + err).trim().slice(-500)}` });
+      }
+    });
+  });
+}
+
+/** Reads an mcp-tap log back: records, message records (client/server lines), events, gaps, seq order. */
+async function checkLog(path) {
+  const out = { records: 0, messageRecords: 0, stderrRecords: 0, events: 0, lost: 0, seqOk: true, unreadable: 0 };
+  if (!existsSync(path)) return { ...out, missing: true };
+  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let lastSeq = 0;
+  for await (const line of rl) {
+    if (line === '') continue;
+    out.records++;
+    let rec;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      out.unreadable++;
+      continue;
+    }
+    if (rec.seq !== lastSeq + 1) out.seqOk = false;
+    lastSeq = rec.seq;
+    if (rec.kind === 'event' || rec.from === 'proxy') {
+      out.events++;
+      if (rec.event === 'gap') out.lost += Number(rec.lost ?? 0);
+    } else if (rec.kind === 'stderr') out.stderrRecords++;
+    else out.messageRecords++;
+  }
+  return out;
+}
+
+async function measure(workload, config) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-bench-'));
+  try {
+    const r = await runClient(workload.args, config.cmd({ dir }));
+    if (r.ok && config.log) {
+      const log = await checkLog(join(dir, config.log));
+      r.log = log;
+      const expected = r.sent + r.received;
+      r.logOk = !log.missing && log.messageRecords === expected && log.seqOk && log.lost === 0 && log.unreadable === 0;
+      r.logExpected = expected;
+    }
+    return r;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- statistics
+const median = (xs) => {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (v.length === 0) return NaN;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+
+// ---- the machine
+function machine() {
+  let cpu = cpus()[0]?.model ?? 'unknown';
+  try {
+    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m) cpu = m[1].trim();
+  } catch {
+    // not Linux
+  }
+  let python = 'absent';
+  if (PYTHON) {
+    try {
+      python = execFileSync(PYTHON, ['--version'], { encoding: 'utf8' }).trim();
+    } catch {
+      python = 'present';
+    }
+  }
+  let build = TAP;
+  if (!env.BENCH_TAP) {
+    try {
+      const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+      build = `this checkout (commit ${head}${dirty ? ', with uncommitted changes in src/' : ''})`;
+    } catch {
+      build = 'this checkout';
+    }
+  }
+  return {
+    build,
+    cpu,
+    cores: cpus().length,
+    memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    node: process.version,
+    python,
+    kernel: `${process.platform} ${release()}`,
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+  };
+}
+
+function rotate(list, n) {
+  const k = n % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+// ---- main
+async function main() {
+  const started = Date.now();
+  const load0 = loadavg();
+  const info = machine();
+  const say = (s) => process.stderr.write(s + '\n');
+  say(`mcp-tap bench: ${QUICK ? 'QUICK smoke run' : 'full run'}, ${ROUNDS} round(s), configs: ${CONFIGS.map((c) => c.key).join(', ')}`);
+  say(`machine: ${info.cpu}, ${info.cores} cores, ${info.memory}, node ${info.node}, ${info.python}; load ${load0.map((l) => l.toFixed(2)).join(' ')}`);
+  if (!PYTHON) say('python3 not found: the Python reference relay is skipped');
+
+  const results = {}; // workload → config → [result]
+  const failures = [];
+  for (const w of WORKLOADS) {
+    results[w.key] = {};
+    const configs = CONFIGS.filter((c) => !w.configs || w.configs.includes(c.key));
+    const rounds = w.rounds ?? ROUNDS;
+    const t = Date.now();
+    for (let r = 0; r < rounds; r++) {
+      for (let rep = 0; rep < (w.repeat ?? 1); rep++) {
+        for (const c of rotate(configs, r + rep)) {
+          const res = await measure(w, c);
+          (results[w.key][c.key] ??= []).push(res);
+          if (!res.ok) {
+            failures.push(`${w.key}/${c.key} round ${r + 1}: ${res.error}`);
+            say(`  ${w.key} ${c.key}: FAILED ${res.error}`);
+          } else if (res.logOk === false) {
+            failures.push(`${w.key}/${c.key} round ${r + 1}: log check failed ${JSON.stringify(res.log)} expected ${res.logExpected} message records`);
+          }
+        }
+      }
+      const line = configs
+        .map((c) => {
+          const last = results[w.key][c.key]?.at(-1);
+          const m = w.metrics[0];
+          return `${c.key} ${last?.ok ? m.fmt(last[m.key]) : 'FAILED'}`;
+        })
+        .join(' | ');
+      say(`  ${w.key} round ${r + 1}/${rounds}: ${w.metrics[0].label}: ${line}`);
+    }
+    say(`  ${w.key}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  const load1 = loadavg();
+  const elapsed = (Date.now() - started) / 1000;
+  const report = buildReport({ info, load0, load1, elapsed, results, failures });
+  process.stdout.write(report.console);
+  writeFileSync(OUT, report.markdown);
+  say(`\nwritten to ${OUT} (${elapsed.toFixed(0)} s in all)`);
+  if (failures.length > 0) process.exitCode = 1;
+  if (env.BENCH_STRICT === '1' && report.missed > 0) process.exitCode = 1;
+}
+
+/** Median of a metric over the successful runs of one configuration. */
+function med(results, w, c, key) {
+  const runs = (results[w]?.[c] ?? []).filter((r) => r.ok);
+  return median(runs.map((r) => r[key]));
+}
+
+function targetsOf(results) {
+  const T = [];
+  const have = (w) => results[w]?.tap?.some((r) => r.ok) && results[w]?.bare?.some((r) => r.ok);
+  const ratio = (w, key) => med(results, w, 'tap', key) / med(results, w, 'bare', key);
+  if (have('pipelined')) {
+    const tp = ratio('pipelined', 'msgsPerSec');
+    T.push({ target: 'pipelined 1 KiB: throughput ≥ 0.9× bare', value: `${tp.toFixed(2)}×`, pass: tp >= 0.9 });
+    const rss = ratio('pipelined', 'peakRss');
+    T.push({ target: 'pipelined 1 KiB: peak RSS ≤ 1.5× bare', value: `${rss.toFixed(2)}×`, pass: rss <= 1.5 });
+  }
+  if (have('pingpong')) {
+    const p = ratio('pingpong', 'p50us');
+    T.push({ target: 'ping-pong 1 KiB: p50 latency ≤ 1.25× bare', value: `${p.toFixed(2)}×`, pass: p <= 1.25 });
+  }
+  if (have('large')) {
+    const p = ratio('large', 'payloadMBps');
+    T.push({ target: '4 MiB results: MB/s ≥ 0.8× bare', value: `${p.toFixed(2)}×`, pass: p >= 0.8 });
+  }
+  if (have('huge')) {
+    const p = ratio('huge', 'peakRss');
+    T.push({ target: `${QUICK ? '8 MiB (quick stand-in for 64 MB)' : '64 MiB'} results: peak RSS ≤ 2× bare`, value: `${p.toFixed(2)}×`, pass: p <= 2 });
+  }
+  if (results.long?.tap?.some((r) => r.ok)) {
+    const r = results.long.tap.find((x) => x.ok);
+    const half = Number.isFinite(r.rssGrowthSecondHalf) ? `; over the second half ${(r.rssGrowthSecondHalf / 1e6).toFixed(1)} MB` : '';
+    T.push({ target: 'long session: RSS growth < 20 MB', value: `${(r.rssGrowth / 1e6).toFixed(1)} MB from 5% to the end${half}`, pass: r.rssGrowth < 20e6 });
+    T.push({
+      target: 'long session: log message records = messages',
+      value: `${fmtInt(r.log?.messageRecords)} / ${fmtInt(r.logExpected)} (+${r.log?.events ?? '?'} events)`,
+      pass: r.logOk === true,
+    });
+  }
+  if (have('startup')) {
+    const d = med(results, 'startup', 'tap', 'startupMs') - med(results, 'startup', 'bare', 'startupMs');
+    T.push({ target: 'startup: server spawned ≤ bare + 60 ms', value: `${d >= 0 ? '+' : ''}${d.toFixed(1)} ms`, pass: d <= 60 });
+  }
+  // every mcp-tap log of the run holds one record per message, in order, with no gap
+  const taps = Object.values(results).flatMap((byConfig) => byConfig.tap ?? []).filter((r) => r.ok && r.log);
+  if (taps.length > 0) {
+    const bad = taps.filter((r) => !r.logOk).length;
+    T.push({ target: 'every mcp-tap log: one record per message, seq in order, no gap', value: `${taps.length - bad}/${taps.length} runs`, pass: bad === 0 });
+  }
+  return T;
+}
+
+function table(header, rows, align = 'right') {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 || align === 'left' ? '---' : '---:')).join('|')}|`];
+  for (const r of rows) lines.push(`| ${r.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function buildReport({ info, load0, load1, elapsed, results, failures }) {
+  const busy = load0[0] >= 1 || load1[0] >= 1.5;
+  const md = [];
+  md.push('# mcp-tap benchmark results', '');
+  md.push(`Produced by \`npm run bench\` (bench/run.js); method in docs/performance.md. ${QUICK ? '**QUICK smoke run (BENCH_QUICK=1): small counts, 1 round — not for quoting.**' : ''}`, '');
+  md.push('## Machine', '');
+  md.push(
+    table(
+      ['', ''],
+      [
+        ['mcp-tap measured', info.build],
+        ['CPU', info.cpu],
+        ['cores', String(info.cores)],
+        ['memory', info.memory],
+        ['Node', info.node],
+        ['Python', info.python],
+        ['kernel', info.kernel],
+        ['date', info.date],
+        ['load average (1/5/15 min) before → after', `${load0.map((l) => l.toFixed(2)).join(' ')} → ${load1.map((l) => l.toFixed(2)).join(' ')}`],
+        ['rounds', String(ROUNDS)],
+        ['wall time of the bench', `${elapsed.toFixed(0)} s`],
+      ],
+      'left',
+    ),
+  );
+  if (busy) md.push('', '**The machine was busy (load average ≥ 1) during this run: other processes competed for the 2 cores, so the numbers are noisy.**');
+  md.push('');
+
+  const targets = targetsOf(results);
+  md.push('## Targets (mcp-tap with analysis and logging on, against the bare Node relay, same run)', '');
+  md.push(table(['target', 'measured', ''], targets.map((t) => [t.target, t.value, t.pass ? 'PASS' : '**MISS**']), 'left'));
+  md.push('');
+
+  for (const w of WORKLOADS) {
+    const byConfig = results[w.key] ?? {};
+    const configs = CONFIGS.filter((c) => byConfig[c.key]);
+    md.push(`## ${w.title}`, '');
+    const header = ['configuration'];
+    for (const m of w.metrics) header.push(m.label, '× bare');
+    header.push('runs');
+    const rows = configs.map((c) => {
+      const row = [c.label];
+      for (const m of w.metrics) {
+        if (m.proxyOnly && !c.proxy) {
+          row.push('n/a', '');
+          continue;
+        }
+        const v = med(results, w.key, c.key, m.key);
+        const b = med(results, w.key, 'bare', m.key);
+        row.push(m.fmt(v), Number.isFinite(v / b) && b !== 0 ? `${(v / b).toFixed(2)}` : '—');
+      }
+      const runs = byConfig[c.key];
+      row.push(`${runs.filter((r) => r.ok).length}/${runs.length}`);
+      return row;
+    });
+    md.push(table(header, rows));
+    if (w.metrics.some((m) => m.key === 'peersCpuPer100k')) {
+      // CPU arithmetic: how busy the machine was, and what the proxy may spend to keep 0.9× the throughput
+      const cores = (c) => {
+        const runs = (byConfig[c.key] ?? []).filter((r) => r.ok);
+        return median(runs.map((r) => ((r.cpuPer100k * (c.proxy ? 1 : 0) + r.peersCpuPer100k) * r.msgsPerSec) / 100_000));
+      };
+      const used = configs.map((c) => `${c.key} ${fmt2(cores(c))}`).join(', ');
+      const P = med(results, w.key, 'bare', 'peersCpuPer100k');
+      const B = med(results, w.key, 'bare', 'cpuPer100k');
+      const T = med(results, w.key, 'tap', 'cpuPer100k');
+      md.push('', `CPU in use by client + proxy + server together (cores, of ${cpus().length}): ${used}.`);
+      if (Number.isFinite(P + B + T)) {
+        const budget = (P + B) / 0.9 - P;
+        md.push(
+          '',
+          `Budget: when the three processes are CPU-bound, throughput ≥ 0.9× the bare relay's leaves mcp-tap at most (${fmt2(P)} + ${fmt2(B)}) / 0.9 − ${fmt2(P)} = ${fmt2(budget)} CPU s per 100k messages (${fmt2(budget / B)}× the bare relay's ${fmt2(B)}); it used ${fmt2(T)}.`,
+        );
+      }
+    }
+    if (w.key === 'startup') {
+      const b = med(results, 'startup', 'bare', 'startupMs');
+      const extra = configs
+        .filter((c) => c.key !== 'bare')
+        .map((c) => `${c.label} ${(med(results, 'startup', c.key, 'startupMs') - b).toFixed(1)} ms`)
+        .join('; ');
+      md.push('', `Difference to the bare relay (server started after): ${extra}.`);
+    }
+    if (w.key === 'long') {
+      for (const c of configs) {
+        const r = byConfig[c.key].find((x) => x.ok);
+        if (!r) continue;
+        const slope = Number.isFinite(r.rssSlopePerM) ? `${(r.rssSlopePerM / MiB).toFixed(1)} MiB per million messages over the second half` : '';
+        md.push(
+          '',
+          `${c.label}: RSS after the handshake ${fmtMB(r.afterHandshake?.rss)} MiB; samples (MiB) ${r.series.map((s) => fmtMB(s.rss)).join(' ')}${slope ? `; trend ${slope}` : ''}.`,
+        );
+        if (r.log) md.push('', `${c.label} log: ${fmtInt(r.log.records)} records = ${fmtInt(r.log.messageRecords)} message records (the client sent + received ${fmtInt(r.logExpected)}) + ${r.log.events} events; seq in order: ${r.log.seqOk}; gaps: ${r.log.lost}.`);
+      }
+    }
+    md.push('');
+  }
+
+  md.push('## Per-round values', '', 'The first metric of each workload, per configuration, in run order (medians above).', '');
+  for (const w of WORKLOADS) {
+    const m = w.metrics[0];
+    const byConfig = results[w.key] ?? {};
+    const rows = CONFIGS.filter((c) => byConfig[c.key]).map((c) => [c.label, byConfig[c.key].map((r) => (r.ok ? m.fmt(r[m.key]) : 'failed')).join(', ')]);
+    md.push(`**${w.key}** — ${m.label}`, '', table(['configuration', 'values'], rows, 'left'), '');
+  }
+  if (failures.length > 0) {
+    md.push('## Failures', '');
+    for (const f of failures) md.push(`- ${f}`);
+    md.push('');
+  }
+  const markdown = md.join('\n');
+  return { markdown, console: `\n${markdown}\n`, missed: targets.filter((t) => !t.pass).length };
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
+  process.exitCode = 1;
+});
