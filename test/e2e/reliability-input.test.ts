@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { runTap, type TapRun } from '../helpers/run-tap.js';
 import { CLI, fixture, ROOT, tempDir } from '../helpers/paths.js';
+import { installForOtherUser } from '../helpers/other-user.js';
 
 /** A real session log to damage: the stats fixture (several sessions, every kind). */
 const GOOD_LOG = join(ROOT, 'test', 'fixtures', 'logs', 'stats.jsonl');
@@ -126,8 +127,10 @@ describe('item 10: bad command lines are one line and exit 2', () => {
     chmodSync(secret, 0o600);
     const asRoot = process.getuid?.() === 0;
     if (!asRoot) chmodSync(secret, 0o000);
+    // nobody may not be able to enter the checkout: run a world-readable copy of the CLI
+    const inst = asRoot ? installForOtherUser() : { root: ROOT, cli: CLI };
     for (const args of READERS) {
-      const child = spawn(process.execPath, [CLI, ...args, secret], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+      const child = spawn(process.execPath, [inst.cli, ...args, secret], { cwd: inst.root, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

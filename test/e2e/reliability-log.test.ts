@@ -29,7 +29,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { runTap, tapLines, type TapRun } from '../helpers/run-tap.js';
-import { CLI, fixture, ROOT, tempDir } from '../helpers/paths.js';
+import { CLI, fixture, FIXTURES, ROOT, tempDir } from '../helpers/paths.js';
+import { installForOtherUser } from '../helpers/other-user.js';
 import { waitFor } from '../helpers/wait.js';
 
 let tmp: { dir: string; cleanup: () => void };
@@ -163,8 +164,10 @@ describe('item 5: the log cannot be written', () => {
     mkdirSync(ro, { mode: 0o555 });
     chmodSync(ro, 0o555);
     const asRoot = process.getuid?.() === 0;
-    const child = spawn(process.execPath, [CLI, '--log', join(ro, 'x.jsonrpc.log'), '--', process.execPath, CAT], {
-      cwd: ROOT,
+    // nobody may not be able to enter the checkout: run a world-readable copy of the CLI
+    const inst = asRoot ? installForOtherUser() : { root: ROOT, cli: CLI, fixtures: FIXTURES };
+    const child = spawn(process.execPath, [inst.cli, '--log', join(ro, 'x.jsonrpc.log'), '--', process.execPath, join(inst.fixtures, 'cat.mjs')], {
+      cwd: inst.root,
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     });
