@@ -171,4 +171,28 @@ describe('SDK client through mcp-tap vs direct', () => {
     expect(recs[0]).toMatchObject({ from: 'proxy', kind: 'event', event: 'start', name: 'server-everything' });
     expect(recs.at(-1)).toMatchObject({ from: 'proxy', kind: 'event', event: 'end' });
   });
+
+  it('is clean and fully paired: no findings, every request answered and linked, nothing pending (issue 3)', () => {
+    const recs = readRecords(join(tmp.dir, 'mcp-tap', 'server-everything.jsonrpc.log'));
+    expect(recs.filter((r) => Array.isArray(r.notes) && r.notes.length > 0)).toEqual([]);
+    expect(recs.filter((r) => r.kind === 'invalid' || r.kind === 'error')).toEqual([]);
+    const requests = recs.filter((r) => r.kind === 'request');
+    const answers = recs.filter((r) => r.kind === 'response');
+    // both directions: the client's requests and the server's (sampling/createMessage, roots/list)
+    expect(new Set(requests.map((r) => r.from))).toEqual(new Set(['client', 'server']));
+    expect(answers).toHaveLength(requests.length);
+    for (const req of requests) {
+      const answer = answers.filter((a) => a.reqSeq === req.seq);
+      expect(answer, `answer to #${req.seq} ${String(req.method)}`).toHaveLength(1);
+      expect(answer[0]).toMatchObject({ id: req.id, method: req.method, from: req.from === 'client' ? 'server' : 'client' });
+      expect(answer[0]!.ms as number).toBeGreaterThanOrEqual(0);
+      expect(answer[0]!.seq).toBeGreaterThan(req.seq);
+    }
+    const progress = recs.filter((r) => r.method === 'notifications/progress');
+    const long = requests.find((r) => r.target === 'trigger-long-running-operation');
+    expect(progress.length).toBe(3);
+    for (const p of progress) expect(p.reqSeq).toBe(long!.seq);
+    expect(recs.find((r) => r.event === 'lifecycle')).toMatchObject({ protocolVersion: viaTap.protocolVersion, serverInfo: { name: viaTap.serverName } });
+    expect(recs.at(-1)).toMatchObject({ event: 'end', pending: [] });
+  });
 });
