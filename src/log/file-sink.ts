@@ -25,7 +25,33 @@ export interface FileSinkOptions {
 export type LossReason = 'queue-full' | 'write-failed' | 'file-removed';
 
 /** A queued record; `carries`: the loss count it reports (a gap record), put back if it is lost too. */
-type Pending = { text: string; bytes: number; carries: number };
+/**
+ * A queued record: `text`, or a head `text` plus `body` bytes and `}\n` (the message embedded verbatim).
+ * `carries`: the loss count it reports (a gap record), put back if it is lost too.
+ */
+type Pending = { text: string; body?: Buffer; bytes: number; carries: number };
+
+const CLOSE = Buffer.from('}\n');
+
+/** Bytes a record takes in the file. */
+const byteSize = (p: Pending): number => Buffer.byteLength(p.text) + (p.body ? p.body.length + CLOSE.length : 0);
+
+/** The records as the bytes that go into the file, after an optional line end for a torn tail. */
+function encode(batch: Pending[], lineEndFirst: boolean): Buffer {
+  let total = lineEndFirst ? 1 : 0;
+  for (const p of batch) total += p.text.length * 3 + (p.body ? p.body.length + CLOSE.length : 0);
+  const buf = Buffer.allocUnsafe(total);
+  let at = 0;
+  if (lineEndFirst) buf[at++] = 0x0a;
+  for (const p of batch) {
+    at += buf.write(p.text, at);
+    if (p.body) {
+      at += p.body.copy(buf, at);
+      at += CLOSE.copy(buf, at);
+    }
+  }
+  return buf.subarray(0, at);
+}
 
 const RETRY_MS = 1000;
 const FLUSH_DELAY_MS = 5;
@@ -166,8 +192,11 @@ export class FileSink {
     return out;
   }
 
-  /** Queue one serialized record (a line ending in \n). Returns false when it was dropped (and counted). */
-  write(text: string): boolean {
+  /**
+   * Queue one serialized record (a line ending in \n), or a record head whose message bytes `body` follow
+   * (copied: the caller's buffer is only lent). Returns false when it was dropped (and counted).
+   */
+  write(text: string, body?: Buffer): boolean {
     if (this.closed) return false;
     const carries = this.carryNext;
     this.carryNext = 0;
@@ -178,12 +207,12 @@ export class FileSink {
       }
     }
     // string length, not byte length: a bound on memory, counted without scanning the text
-    const bytes = text.length;
+    const bytes = text.length + (body ? body.length : 0);
     if (this.queued + bytes > this.maxQueueBytes && this.queued > 0) {
       this.lose(1, 'queue-full', carries);
       return false;
     }
-    this.queue.push({ text, bytes, carries });
+    this.queue.push(body ? { text, body: Buffer.from(body), bytes, carries } : { text, bytes, carries });
     this.queued += bytes;
     if (!this.writing) this.flushSoon();
     return true;
@@ -241,9 +270,8 @@ export class FileSink {
       this.queue = [];
       this.queued = 0;
     }
-    const text = batch.length === 1 ? batch[0]!.text : batch.map((p) => p.text).join('');
     // a failed write left part of a record at the end of the file: end that line first
-    const buf = Buffer.from(this.tornTail ? `\n${text}` : text);
+    const buf = encode(batch, this.tornTail);
     this.tornTail = false;
     this.writeAll(buf, 0, batch);
   }
@@ -253,12 +281,12 @@ export class FileSink {
    * not, so a file grows past maxSize only by a single record larger than maxSize (the rest waits).
    */
   private takeFitting(): Pending[] {
-    const first = Buffer.byteLength(this.queue[0]!.text);
+    const first = byteSize(this.queue[0]!);
     if (this.size > 0 && this.size + first > this.maxSize) this.rotate();
     let room = this.maxSize - this.size - first;
     let n = 1;
     while (n < this.queue.length) {
-      const b = Buffer.byteLength(this.queue[n]!.text);
+      const b = byteSize(this.queue[n]!);
       if (b > room) break;
       room -= b;
       n++;
@@ -309,7 +337,7 @@ export class FileSink {
     let at = buf[0] === 0x0a && !batch[0]?.text.startsWith('\n') ? 1 : 0; // the line end a torn tail got
     let i = 0;
     while (i < batch.length) {
-      const end = at + Buffer.byteLength(batch[i]!.text);
+      const end = at + byteSize(batch[i]!);
       if (end > offset) break;
       at = end;
       i++;
@@ -332,14 +360,15 @@ export class FileSink {
           const batch = this.maxSize > 0 ? this.takeFitting() : this.queue.splice(0);
           rest = this.queue;
           this.queue = [];
-          const text = batch.map((p) => p.text).join('');
+          const text = encode(batch, this.tornTail);
+          this.tornTail = false;
           try {
             fs.writeSync(this.fd!, text);
           } catch (err) {
             rest = batch.concat(rest);
             throw err;
           }
-          this.size += Buffer.byteLength(text);
+          this.size += text.length;
         }
       } catch (err) {
         this.lose(rest.length, 'write-failed');

@@ -10,3 +10,9 @@ export function serializeRecord(record: LogRecord, msgText?: string): string {
   const head = JSON.stringify(record);
   return head.length === 2 ? `{"msg":${msgText}}\n` : `${head.slice(0, -1)},"msg":${msgText}}\n`;
 }
+
+/** The record up to and including `"msg":`; the message bytes and `}\n` follow (see FileSink.write). */
+export function serializeHead(record: LogRecord): string {
+  const head = JSON.stringify(record);
+  return head.length === 2 ? '{"msg":' : `${head.slice(0, -1)},"msg":`;
+}

@@ -5,12 +5,13 @@
  */
 import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-splitter.js';
 import { Session, type Output } from '../session/session.js';
-import { serializeRecord } from '../log/serialize.js';
+import { serializeHead, serializeRecord } from '../log/serialize.js';
 import type { EventName } from '../log/record.js';
 
 /** Where serialized records go (the log file); counts what it could not keep. */
 export interface RecordSink {
-  write(text: string): boolean;
+  /** A serialized record; or, with `body`, a record head to which `body` and `}\n` are appended. */
+  write(text: string, body?: Buffer): boolean;
   takeLoss(): { lost: number; reason: string } | null;
   close(): Promise<void> | void;
 }
@@ -132,7 +133,8 @@ export class Observer {
 
   private emit(o: Output): void {
     this.records++;
-    this.opts.sink.write(serializeRecord(o.record, o.msgText));
+    if (o.msgBytes !== undefined) this.opts.sink.write(serializeHead(o.record), o.msgBytes);
+    else this.opts.sink.write(serializeRecord(o.record, o.msgText));
   }
 
   private reportLoss(): void {

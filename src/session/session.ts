@@ -38,6 +38,8 @@ export interface SessionOptions {
 export interface Output {
   record: LogRecord;
   msgText?: string;
+  /** The same message as bytes, exactly as on the wire (valid UTF-8, no trailing CR): written without re-encoding. Only valid during the callback. */
+  msgBytes?: Buffer;
 }
 
 type Side = 'client' | 'server';
@@ -131,6 +133,7 @@ export class Session {
   onLine(from: 'client' | 'server', line: Line, time: number): void {
     const rec = this.base(from, 'invalid', time);
     let msgText: string | undefined;
+    let msgBytes: Buffer | undefined;
     let value: unknown;
     let parsed = false;
     let raw: string | undefined;
@@ -151,7 +154,10 @@ export class Session {
       }
       if (parsed) {
         this.analyse(from, value, rec, time);
-        if (isUtf8(data)) msgText = text;
+        if (isUtf8(data)) {
+          msgText = text;
+          msgBytes = data.subarray(0, end);
+        }
         else lineNote = notes.invalidUtf8(); // msg re-serialized from the parsed value
       } else {
         lineNote = notes.notJson(from, end === 0);
@@ -196,7 +202,7 @@ export class Session {
     if (all !== undefined) rec.notes = all;
     if (raw !== undefined) rec.raw = raw;
     else if (parsed && msgText === undefined) rec.msg = value;
-    this.emit(rec, msgText);
+    this.emit(rec, msgText, msgBytes);
     if (this.lifecycleDue) {
       this.lifecycleDue = false;
       this.onEvent('lifecycle', { ...this.lc.fields() }, time);
@@ -250,10 +256,10 @@ export class Session {
     return { v: LOG_FORMAT_VERSION, time, session: this.opts.id, seq: ++this.seq, from, kind };
   }
 
-  private emit(rec: LogRecord, msgText?: string): void {
+  private emit(rec: LogRecord, msgText?: string, msgBytes?: Buffer): void {
     this.counts[rec.kind]++;
     if (rec.notes) this.counts.notes += rec.notes.length;
-    this.out(msgText === undefined ? { record: rec } : { record: rec, msgText });
+    this.out(msgText === undefined ? { record: rec } : { record: rec, msgText, msgBytes });
   }
 
   /** A parsed line: one message or a batch. Analysis bugs never cost the record. */

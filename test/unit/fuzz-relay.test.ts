@@ -95,10 +95,11 @@ function memorySink(throwEvery = 0): RecordSink & { lines: string[] } {
   const lines: string[] = [];
   return {
     lines,
-    write(text) {
+    write(text, body) {
       n++;
       if (throwEvery > 0 && n % throwEvery === 0) throw new Error('disk on fire');
-      lines.push(text);
+      // a head with the message bytes lent separately, as the file sink gets it
+      lines.push(body === undefined ? text : `${text}${body.toString('utf8')}}\n`);
       return true;
     },
     takeLoss: () => null,
