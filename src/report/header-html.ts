@@ -3,9 +3,10 @@
  * transcript/summary.ts), as static HTML so they read even without the script. Pure.
  */
 import type { PendingRequest } from '../log/record.js';
-import { formatCommandLine, formatMs, formatTime } from '../transcript/format.js';
-import { describeImplementation, type SessionHeader, type SessionSummary } from '../transcript/summary.js';
+import { formatMs } from '../transcript/format.js';
+import type { SessionHeader, SessionSummary } from '../transcript/summary.js';
 import { escapeHtml, visibleText } from './safe-json.js';
+import { headerRows as sharedHeaderRows } from '../transcript/header-rows.js';
 
 const DASH = '—';
 
@@ -27,34 +28,9 @@ function seqLink(seq: number): string {
   return `<a href="#seq-${seq}" class="goto" data-goto="${seq}">#${seq}</a>`;
 }
 
-/** Label → HTML value, in the Markdown export's order. */
+/** Label → HTML value, in the Markdown export's order (shared rows, HTML escaping). */
 export function headerRows(h: SessionHeader): Array<[string, string]> {
-  const cmd = h.command !== undefined ? code(formatCommandLine(h.command, h.args)) : DASH;
-  let protocol = h.protocolVersion !== undefined ? code(h.protocolVersion) : DASH;
-  if (h.offeredVersion !== undefined && h.offeredVersion !== h.protocolVersion) protocol += ` (client offered ${code(h.offeredVersion)})`;
-  if (h.era === 'stateless') protocol += ' (stateless, no initialize)';
-  let exit: string;
-  if (h.spawnError !== undefined) exit = `not started: ${code(h.spawnError)}`;
-  else if (h.exit) exit = h.exit.signal ? `signal ${code(h.exit.signal)}` : `code ${h.exit.code ?? DASH}`;
-  else exit = h.ended ? 'no exit recorded' : 'no exit recorded (still running, or mcp-tap was stopped)';
-  const impl = (v: unknown) => {
-    const d = describeImplementation(v);
-    return d === undefined ? DASH : code(d);
-  };
-  const os = [h.platform, h.arch].filter((x) => x !== undefined).join(' ');
-  return [
-    ['Server command', cmd],
-    ['Server', impl(h.serverInfo)],
-    ['Client', impl(h.clientInfo)],
-    ['Protocol version', protocol],
-    ['Started', Number.isFinite(h.start) && h.start > 0 ? escapeHtml(formatTime(h.start)) : DASH],
-    ['Duration', escapeHtml(formatMs(h.durationMs))],
-    ['Exit', exit],
-    ['mcp-tap', h.mcpTapVersion !== undefined ? code(h.mcpTapVersion) : DASH],
-    ['Node.js', h.node !== undefined ? code(h.node) : DASH],
-    ['OS', os ? code(os) : DASH],
-    ['Session', code(h.session)],
-  ];
+  return sharedHeaderRows(h, { code, text: escapeHtml, dash: DASH });
 }
 
 function pendingItem(p: PendingRequest): string {

@@ -5,11 +5,12 @@
  */
 import type { BatchItem, LogRecord, Note, PendingRequest } from '../log/record.js';
 import { buildConversation, type Entry } from './conversation.js';
-import { formatBytes, formatCommandLine, formatMs, formatOffset, formatTime } from './format.js';
+import { formatBytes, formatMs, formatOffset } from './format.js';
 import { code, fence, html, prose, visibleJson } from './md-escape.js';
+import { headerRows, type HeaderStyle } from './header-rows.js';
 import { saneRecord } from './sane-record.js';
 import { cutText, shortenJson } from './shorten-body.js';
-import { describeImplementation, groupSessions, summarizeSession, type SessionHeader, type SessionSummary } from './summary.js';
+import { groupSessions, summarizeSession, type SessionSummary } from './summary.js';
 
 export interface MarkdownOptions {
   /** Whether the records were redacted; the header says so either way. */
@@ -35,39 +36,12 @@ function idText(id: unknown): string {
   return code(id === undefined ? '(none)' : JSON.stringify(id) ?? String(id));
 }
 
-function headerRows(h: SessionHeader): Array<[string, string]> {
-  const dash = '—';
-  const cmd = h.command !== undefined ? code(formatCommandLine(h.command, h.args), true) : dash;
-  let protocol = h.protocolVersion !== undefined ? code(h.protocolVersion, true) : dash;
-  if (h.offeredVersion !== undefined && h.offeredVersion !== h.protocolVersion) protocol += ` (client offered ${code(h.offeredVersion, true)})`;
-  if (h.era === 'stateless') protocol += ' (stateless, no initialize)';
-  let exit: string;
-  if (h.spawnError !== undefined) exit = `not started: ${code(h.spawnError, true)}`;
-  else if (h.exit) exit = h.exit.signal ? `signal ${code(h.exit.signal, true)}` : `code ${h.exit.code ?? dash}`;
-  else exit = h.ended ? 'no exit recorded' : 'no exit recorded (still running, or mcp-tap was stopped)';
-  const impl = (v: unknown) => {
-    const d = describeImplementation(v);
-    return d === undefined ? dash : code(d, true);
-  };
-  const os = [h.platform, h.arch].filter((x) => x !== undefined).join(' ');
-  return [
-    ['Server command', cmd],
-    ['Server', impl(h.serverInfo)],
-    ['Client', impl(h.clientInfo)],
-    ['Protocol version', protocol],
-    ['Started', Number.isFinite(h.start) && h.start > 0 ? formatTime(h.start) : dash],
-    ['Duration', formatMs(h.durationMs)],
-    ['Exit', exit],
-    ['mcp-tap', h.mcpTapVersion !== undefined ? code(h.mcpTapVersion, true) : dash],
-    ['Node.js', h.node !== undefined ? code(h.node, true) : dash],
-    ['OS', os ? code(os, true) : dash],
-    ['Session', code(h.session, true)],
-  ];
-}
+/** The Markdown look of the shared header rows. */
+const MD_HEADER: HeaderStyle = { code: (t) => code(t, true), text: (t) => t, dash: '—' };
 
 function renderHeader(s: SessionSummary, ctx: Ctx, out: string[]): void {
   out.push('| | |', '|---|---|');
-  for (const [k, v] of headerRows(s.header)) out.push(`| ${k} | ${v} |`);
+  for (const [k, v] of headerRows(s.header, MD_HEADER)) out.push(`| ${k} | ${v} |`);
   out.push('');
 }
 
