@@ -44,21 +44,8 @@ export interface Output {
 
 type Side = 'client' | 'server';
 
-/** What the rules annotate: a record, or one element of a batch record. */
-interface Slot {
-  kind: Kind;
-  id?: RequestId | null;
-  method?: string;
-  target?: string;
-  reqSeq?: number;
-  ms?: number;
-  isError?: true;
-  cancelled?: true;
-  inputRequired?: true;
-  retryOf?: number;
-  exchangeMs?: number;
-  notes?: Note[];
-}
+/** What the rules annotate: a record, or one element of a batch record (the fields they share). */
+type Slot = Omit<BatchItem, 'kind' | 'id'> & { kind: Kind; id?: RequestId | null };
 
 /** A recent line the other side could not read; its (null-id) error answer links back to it. */
 interface Unreadable {
