@@ -34,24 +34,25 @@ const pipeSockets = new WeakSet<Writable>();
 
 /**
  * Ends the host's stdout once what is buffered for it has been written. Waits as long as the host keeps
- * reading; gives up when nothing moved for `stallMs` (a host that never reads must not keep us alive).
+ * reading, or until it closes the pipe; gives up when nothing moved for `stallMs` (a host that never reads
+ * must not keep us alive). Resolves with the bytes given up on (0 when everything was delivered).
  */
-export function flushHostStdout(stdout: Writable, stallMs: number): Promise<void> {
+export function flushHostStdout(stdout: Writable, stallMs: number): Promise<number> {
   // files and TTYs (process.stdout): writes were synchronous, nothing is pending
-  if (!pipeSockets.has(stdout) || stdout.writableFinished || stdout.destroyed) return Promise.resolve();
-  return new Promise<void>((resolve) => {
+  if (!pipeSockets.has(stdout) || stdout.writableFinished || stdout.destroyed) return Promise.resolve(0);
+  return new Promise<number>((resolve) => {
     let last = stdout.writableLength;
     const watchdog = setInterval(() => {
       const now = stdout.writableLength;
-      if (now >= last) done();
+      if (now >= last) finish(now);
       last = now;
     }, Math.max(stallMs, 250));
-    function done(): void {
+    function finish(left: number): void {
       clearInterval(watchdog);
-      resolve();
+      resolve(left);
     }
-    stdout.once('error', done);
-    stdout.once('close', done);
-    stdout.end(done);
+    stdout.once('error', () => finish(0));
+    stdout.once('close', () => finish(0));
+    stdout.end(() => finish(0));
   });
 }

@@ -85,7 +85,13 @@ export class Observer {
     this.endOf('client');
     this.endOf('server');
     this.endOf('stderr');
-    this.call(() => this.session.finish(this.now(), fields));
+    // losses are reported before the end record, which must stay the last one
+    this.reportLoss();
+    try {
+      this.session.finish(this.now(), fields);
+    } catch (err) {
+      this.fail(err);
+    }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.resolve(this.opts.sink.close()),
@@ -133,8 +139,20 @@ export class Observer {
 
   private emit(o: Output): void {
     this.records++;
-    if (o.msgBytes !== undefined) this.opts.sink.write(serializeHead(o.record), o.msgBytes);
-    else this.opts.sink.write(serializeRecord(o.record, o.msgText));
+    let text: string;
+    try {
+      if (o.msgBytes !== undefined) {
+        this.opts.sink.write(serializeHead(o.record), o.msgBytes);
+        return;
+      }
+      text = serializeRecord(o.record, o.msgText);
+    } catch (err) {
+      // a message JSON.stringify cannot take (nested beyond the stack): the record keeps its seq, without it
+      const { msg: _msg, items: _items, ...rest } = o.record;
+      const note = { code: 'analysis-error', text: `the message could not be serialized (${err instanceof Error ? err.message : String(err)}); logged without msg` };
+      text = serializeRecord({ ...rest, notes: [...(rest.notes ?? []), note] });
+    }
+    this.opts.sink.write(text);
   }
 
   private reportLoss(): void {

@@ -98,7 +98,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
     } catch {
       child.kill('SIGTERM');
     }
-    watchdog?.standDown();
+    // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM
     process.exit(70);
   });
 
@@ -108,7 +108,11 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
       warn: io.warn,
       onKill: (signal, reason) => observer?.event('kill', { signal, reason }),
       onDone: ({ code, signal, forced }) => {
-        for (const s of SIGNALS) process.off(s, onSignal);
+        // from here on a signal means "stop waiting": the log and stdout flushes are bounded anyway
+        for (const s of SIGNALS) {
+          process.off(s, onSignal);
+          process.once(s, () => process.exit(code ?? (signal ? signalExitCode(signal) : 1)));
+        }
         // pipes abandoned: what the server left in its group got SIGTERM and may ignore it; the watchdog,
         // left standing, sends SIGKILL to the group after the grace period once mcp-tap is gone
         if (!forced) watchdog?.standDown();

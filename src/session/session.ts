@@ -141,11 +141,13 @@ export class Session {
       }
       if (parsed) {
         this.analyse(from, value, rec, time);
-        if (isUtf8(data)) {
+        // verbatim only when the bytes are UTF-8 and hold no CR: JSON allows CR as whitespace, but many
+        // line readers split on it, so such a message is re-serialized instead
+        if (isUtf8(data) && data.lastIndexOf(0x0d, end - 1) === -1) {
           msgText = text;
           msgBytes = data.subarray(0, end);
         }
-        else lineNote = notes.invalidUtf8(); // msg re-serialized from the parsed value
+        else if (!isUtf8(data)) lineNote = notes.invalidUtf8(); // msg re-serialized from the parsed value
       } else {
         lineNote = notes.notJson(from, end === 0);
         raw = text;

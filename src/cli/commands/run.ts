@@ -13,6 +13,9 @@ import { VERSION } from '../../version.js';
 
 const USAGE = 'usage: mcp-tap [options] -- <command> [args...]   (mcp-tap --help for more)';
 
+/** How long a host may stop reading, after the server exited, before its last bytes are given up. */
+const HOST_STALL_MS = 30_000;
+
 const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace']);
 
 /** Largest delay a Node timer accepts; beyond it setTimeout fires after 1 ms instead. */
@@ -140,7 +143,9 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
   stdout.on('error', () => {});
   const status = await runProxy(parsed, { stdin: process.stdin, stdout, stderr: process.stderr, warn });
   // every byte the server wrote reaches a host that is still reading; one that stopped cannot hold us
-  await flushHostStdout(stdout, parsed.graceMs);
+  // (a paused host gets HOST_STALL_MS without progress before its last bytes are given up, and told)
+  const left = await flushHostStdout(stdout, Math.max(HOST_STALL_MS, parsed.graceMs));
+  if (left > 0) warn(`the host did not read the server's last ${left} bytes within ${Math.max(HOST_STALL_MS, parsed.graceMs)} ms after the server exited; they were not delivered`);
   // stdin may still be open (the host keeps it); nothing else should hold the process.
   process.exit(status);
 }
