@@ -125,16 +125,7 @@ const TABLES: Record<KnownVersion, VersionTable> = {
     ],
     ['notifications/cancelled'],
     [],
-    [
-      'notifications/cancelled',
-      'notifications/progress',
-      'notifications/message',
-      'notifications/resources/updated',
-      'notifications/resources/list_changed',
-      'notifications/tools/list_changed',
-      'notifications/prompts/list_changed',
-      'notifications/subscriptions/acknowledged',
-    ],
+    [...S_NOTE_2024, 'notifications/subscriptions/acknowledged'],
   ),
 };
 
