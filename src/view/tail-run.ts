@@ -83,8 +83,38 @@ export async function runTail(opts: TailRunOptions, io: TailIo): Promise<void> {
     if (reported <= MAX_WARNINGS) io.warn(`${escapeControl(path)}:${w.line}: ${w.warning}`);
     else if (reported === MAX_WARNINGS + 1) io.warn(`${escapeControl(path)}: more lines that are not records; not reporting them`);
   };
+  if (opts.follow && opts.file !== undefined && !(await waitForFile(path, opts, io))) return;
   if (opts.follow) await followTail(path, opts, io, prepare);
   else await printTail(path, opts, io, prepare, onWarning);
+}
+
+/**
+ * With --follow, a named log that does not exist yet is waited for (like `tail -F`): start the viewer
+ * before the host starts the server. False when the wait was aborted.
+ */
+async function waitForFile(path: string, opts: TailRunOptions, io: TailIo): Promise<boolean> {
+  let said = false;
+  for (;;) {
+    try {
+      await stat(path);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return true; // let the reader report it
+    }
+    if (!said) {
+      said = true;
+      io.warn(`waiting for ${escapeControl(path)} to appear`);
+    }
+    if (io.signal?.aborted) return false;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, opts.pollMs ?? 200);
+      io.signal?.addEventListener('abort', () => {
+        clearTimeout(t);
+        resolve();
+      }, { once: true });
+    });
+    if (io.signal?.aborted) return false;
+  }
 }
 
 /** The file named, else $MCP_TAP_LOG when it exists, else the newest log in the default directory. */

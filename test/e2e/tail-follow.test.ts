@@ -185,4 +185,13 @@ describe('tail -f', () => {
     expect(tail.text()).toContain('server exited with code 3');
     expect(tail.text()).toMatch(/end of session .*exit 3/);
   });
+
+  it('waits for a log that does not exist yet (start the viewer before the host starts the server)', async () => {
+    const log = join(dir, 'not-yet.jsonrpc.log');
+    const tail = tailF(log);
+    await until(tail, () => tail.stderr().includes('waiting for'), 10_000, 'the waiting notice');
+    await sdkSession(log, 'LATE-ARRIVAL');
+    await until(tail, () => tail.text().includes('LATE-ARRIVAL') || tail.text().includes('tools/call echo'), 15_000, 'the session that created the log');
+    expect(tail.stderr()).toMatch(/^mcp-tap: waiting for .*not-yet\.jsonrpc\.log to appear$/m);
+  });
 });
