@@ -10,6 +10,7 @@
 // its peak RSS (VmHWM) from /proc/<pid>/status, read while it is still running (before its stdin is
 // closed). With no proxy in front (direct), that process is the echo server itself.
 import { spawn, execFileSync } from 'node:child_process';
+import { onLines } from './lines.mjs';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -115,7 +116,6 @@ const pendingReq = new Map(); // id → resolve(msg)
 let onNotification = null;
 let received = 0;
 let sent = 0;
-let parts = [];
 
 function onLine(text) {
   received++;
@@ -137,25 +137,7 @@ function onLine(text) {
   } else if (onNotification) onNotification(msg);
 }
 
-child.stdout.on('data', (chunk) => {
-  let start = 0;
-  for (;;) {
-    const nl = chunk.indexOf(10, start);
-    if (nl === -1) {
-      if (start < chunk.length) parts.push(start === 0 ? chunk : chunk.subarray(start));
-      return;
-    }
-    let text;
-    if (parts.length === 0) text = chunk.toString('utf8', start, nl);
-    else {
-      parts.push(chunk.subarray(start, nl));
-      text = Buffer.concat(parts).toString('utf8');
-      parts = [];
-    }
-    onLine(text);
-    start = nl + 1;
-  }
-});
+onLines(child.stdout, onLine);
 
 function write(line) {
   sent++;

@@ -9,9 +9,9 @@
 // Written for speed so the server is not what the bench measures: one JSON.parse and one
 // JSON.stringify per message, no validation beyond what the bench needs.
 import { performance } from 'node:perf_hooks';
+import { onLines } from './lines.mjs';
 
 const out = process.stdout;
-let parts = [];
 let waiting = false;
 const backlog = [];
 
@@ -112,25 +112,7 @@ function handle(line) {
   }
 }
 
-process.stdin.on('data', (chunk) => {
-  let start = 0;
-  for (;;) {
-    const nl = chunk.indexOf(10, start);
-    if (nl === -1) {
-      if (start < chunk.length) parts.push(start === 0 ? chunk : chunk.subarray(start));
-      return;
-    }
-    let line;
-    if (parts.length === 0) line = chunk.toString('utf8', start, nl);
-    else {
-      parts.push(chunk.subarray(start, nl));
-      line = Buffer.concat(parts).toString('utf8');
-      parts = [];
-    }
-    handle(line);
-    start = nl + 1;
-  }
-});
+onLines(process.stdin, handle);
 process.stdin.on('end', () => {
   ending = true;
   if (!waiting) leave();
