@@ -13,6 +13,7 @@ import { runTap, type TapRun } from '../helpers/run-tap.js';
 import { fixture, tempDir } from '../helpers/paths.js';
 import { readRecords } from '../helpers/log.js';
 import { waitFor } from '../helpers/wait.js';
+import { split } from '../helpers/split.js';
 
 let tmp: { dir: string; cleanup: () => void };
 let runs: TapRun[] = [];
@@ -40,17 +41,6 @@ async function relay(chunks: Buffer[], name: string): Promise<{ out: Buffer; ser
   return { out: r.stdout(), serverSha: serverSha!, serverBytes: Number(bytes), log, code };
 }
 
-/** Splits a buffer at the given positions (sorted, deduplicated, within bounds). */
-function split(buf: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (buf.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const p of [...points, buf.length]) {
-    if (p > prev) out.push(buf.subarray(prev, p));
-    prev = p;
-  }
-  return out;
-}
 
 /** Number of lines the log should hold for a stream: one per LF, plus a torn last line. */
 const lineCount = (b: Buffer): number => {

@@ -17,20 +17,10 @@ import { jsonShortener } from '../../src/framing/json-shortener.js';
 import { Observer, type RecordSink } from '../../src/proxy/observer.js';
 import { pump } from '../../src/proxy/pump.js';
 import { validateRecord } from '../../src/log/validate-record.js';
+import { split } from '../helpers/split.js';
 
 type Dir = 'client' | 'server' | 'stderr';
 
-/** Splits `buf` at the given positions (deduplicated, within bounds). */
-function split(buf: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (buf.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const p of [...points, buf.length]) {
-    if (p > prev) out.push(buf.subarray(prev, p));
-    prev = p;
-  }
-  return out;
-}
 
 /** Lines the input holds: one per LF, plus a torn last line. */
 function lineCount(b: Buffer): number {
