@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TapError } from '../errors.js';
 import { describeFsError } from '../log/file-sink.js';
-import { makeDir } from '../log/make-dir.js';
+import { makeDirSync } from '../log/make-dir.js';
 import { findLatestLog, LogNotUsable } from '../log/read-log.js';
 import { deriveServerName } from '../log/log-path.js';
 import { VERSION } from '../version.js';
@@ -25,7 +25,7 @@ export const CLI_PATH = fileURLToPath(new URL('../../bin/mcp-tap.js', import.met
 /** Fails early, with one line, when --log names a file mcp-tap could not write (the check would have nothing to read). */
 async function ensureWritable(path: string): Promise<void> {
   try {
-    await makeDir(dirname(path));
+    makeDirSync(dirname(path));
     const fh = await open(path, 'a', 0o600);
     await fh.close();
   } catch (err) {

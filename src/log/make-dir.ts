@@ -31,8 +31,3 @@ export function makeDirSync(dir: string): void {
     fs.chmodSync(d, 0o700);
   }
 }
-
-/** Async face of makeDirSync, for subcommands. */
-export async function makeDir(dir: string): Promise<void> {
-  makeDirSync(dir);
-}
