@@ -37,8 +37,6 @@ export class Observer {
   private readonly now: () => number;
   private chunkTime = 0;
   private failed = false;
-  /** Records written and lost, for the summary. */
-  records = 0;
 
   constructor(private readonly opts: ObserverOptions) {
     this.now = opts.now ?? preciseNow;
@@ -138,7 +136,6 @@ export class Observer {
   }
 
   private emit(o: Output): void {
-    this.records++;
     let text: string;
     try {
       if (o.msgBytes !== undefined) {

@@ -150,7 +150,6 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
       onEnd: () => {
         observer?.endOf('server');
         observer?.event('stdout-closed');
-        shutdown.streamClosed('stdout');
       },
       onDestError: (err) => {
         observer?.event('host-gone', { error: err.code ?? String(err) });
@@ -162,7 +161,6 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
       onChunk: (c) => observer?.fromStderr(c),
       onEnd: () => {
         observer?.endOf('stderr');
-        shutdown.streamClosed('stderr');
       },
       onDestError: () => {},
       endDest: false,

@@ -79,9 +79,6 @@ export class Shutdown {
     this.escalate(signal === 'SIGTERM' ? ['SIGKILL'] : ['SIGTERM', 'SIGKILL'], `forwarded ${signal}`, delay);
   }
 
-  /** One of the server's output streams ended (bookkeeping only; 'close' covers both). */
-  streamClosed(_which: 'stdout' | 'stderr'): void {}
-
   private escalate(steps: NodeJS.Signals[], reason: string, delayMs = this.hooks.graceMs): void {
     if (this.exited || this.escalation || this.done) return;
     const next = (i: number) => {
@@ -130,10 +127,7 @@ export class Shutdown {
   }
 
   private finish(forced: boolean): void {
-    if (this.done || !this.exited) {
-      if (!this.exited) return;
-    }
-    if (this.done) return;
+    if (this.done || !this.exited) return;
     this.done = true;
     if (this.drainTimer) clearTimeout(this.drainTimer);
     this.clearEscalation();
