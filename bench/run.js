@@ -52,6 +52,7 @@ const PYTHON = findPython();
 const CONFIGS = [
   { key: 'direct', label: 'direct (no hop)', cmd: () => [NODE, ECHO], proxy: false },
   { key: 'bare', label: 'bare Node relay', cmd: () => [NODE, join(here, 'bare-relay.mjs'), NODE, ECHO], proxy: true },
+  { key: 'journal', label: 'bare relay + raw journal', cmd: (ctx) => [NODE, join(here, 'bare-journal.mjs'), join(ctx.dir, 'journal'), NODE, ECHO], proxy: true },
   { key: 'tap', label: 'mcp-tap (analysis + log)', cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' },
   { key: 'tap-nolog', label: 'mcp-tap --no-log', cmd: () => [NODE, TAP, '--no-log', '--', NODE, ECHO], proxy: true },
   ...(env.BENCH_TAP_B

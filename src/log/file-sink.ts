@@ -6,6 +6,8 @@
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
 import { makeDirSync } from './make-dir.js';
+import type { LogRecord } from './record.js';
+import { RecordQueue, type Job } from './record-queue.js';
 
 export interface FileSinkOptions {
   path: string;
@@ -24,42 +26,10 @@ export interface FileSinkOptions {
 /** Why the log lost records, as the gap record states it. */
 export type LossReason = 'queue-full' | 'write-failed' | 'file-removed';
 
-/** A queued record; `carries`: the loss count it reports (a gap record), put back if it is lost too. */
-/**
- * A queued record: `text`, or a head `text` plus `body` bytes and `}\n` (the message embedded verbatim).
- * `carries`: the loss count it reports (a gap record), put back if it is lost too.
- */
-type Pending = { text: string; body?: Buffer; bytes: number; carries: number };
-
-const CLOSE = Buffer.from('}\n');
-
-/** Bytes a record takes in the file. */
-const byteSize = (p: Pending): number => Buffer.byteLength(p.text) + (p.body ? p.body.length + CLOSE.length : 0);
-
-/** The records as the bytes that go into the file, after an optional line end for a torn tail. */
-function encode(batch: Pending[], lineEndFirst: boolean): Buffer {
-  let total = lineEndFirst ? 1 : 0;
-  for (const p of batch) total += p.text.length * 3 + (p.body ? p.body.length + CLOSE.length : 0);
-  const buf = Buffer.allocUnsafe(total);
-  let at = 0;
-  if (lineEndFirst) buf[at++] = 0x0a;
-  for (const p of batch) {
-    at += buf.write(p.text, at);
-    if (p.body) {
-      at += p.body.copy(buf, at);
-      at += CLOSE.copy(buf, at);
-    }
-  }
-  return buf.subarray(0, at);
-}
-
 const RETRY_MS = 1000;
 const FLUSH_DELAY_MS = 5;
 /** Queued characters that start a write at once instead of after the delay. */
 const FLUSH_NOW_BYTES = 256 * 1024;
-
-/** The loss counts that gap records among `batch` report. */
-const carried = (batch: Pending[]): number => batch.reduce((n, p) => n + p.carries, 0);
 
 /** Creates the directory 0700 and opens the file 0600 for appending; warns when an existing one is looser. */
 export function openLogFile(path: string, warn: (m: string) => void): number {
@@ -112,8 +82,7 @@ export function describeFsError(err: unknown): string {
 export class FileSink {
   private fd: number | null = null;
   private ino = -1;
-  private queue: Pending[] = [];
-  private queued = 0;
+  private readonly queue = new RecordQueue();
   private writing = false;
   private size = 0;
   private broken = false;
@@ -192,28 +161,41 @@ export class FileSink {
     return out;
   }
 
-  /**
-   * Queue one serialized record (a line ending in \n), or a record head whose message bytes `body` follow
-   * (copied: the caller's buffer is only lent). Returns false when it was dropped (and counted).
-   */
+  /** Queue one serialized record (a line ending in \n), or a record head whose message bytes `body` follow. Returns false when it was dropped (and counted). */
   write(text: string, body?: Buffer): boolean {
-    if (this.closed) return false;
+    const carries = this.admit();
+    if (carries < 0) return false;
+    return this.bound(this.queue.appendText(text, body, carries), carries);
+  }
+
+  /** Queue a record whose message is `body`, its exact JSON bytes (encoded at once: `body` is not kept). */
+  writeRecord(record: LogRecord, body: Buffer): boolean {
+    const carries = this.admit();
+    if (carries < 0) return false;
+    return this.bound(this.queue.appendRecord(record, body, carries), carries);
+  }
+
+  /** Before queueing a record: the loss count it carries, or -1 when it cannot be kept (counted). */
+  private admit(): number {
+    if (this.closed) return -1;
     const carries = this.carryNext;
     this.carryNext = 0;
     if (this.broken) {
       if (Date.now() < this.retryAt || !this.reopen()) {
         this.lose(1, 'write-failed', carries);
-        return false;
+        return -1;
       }
     }
-    // string length, not byte length: a bound on memory, counted without scanning the text
-    const bytes = text.length + (body ? body.length : 0);
-    if (this.queued + bytes > this.maxQueueBytes && this.queued > 0) {
+    return carries;
+  }
+
+  /** After queueing `size` bytes: drops the record again when the queue went over its bound. */
+  private bound(size: number, carries: number): boolean {
+    if (this.queue.bytes > this.maxQueueBytes && this.queue.bytes > size) {
+      this.queue.dropLast();
       this.lose(1, 'queue-full', carries);
       return false;
     }
-    this.queue.push(body ? { text, body: Buffer.from(body), bytes, carries } : { text, bytes, carries });
-    this.queued += bytes;
     if (!this.writing) this.flushSoon();
     return true;
   }
@@ -244,7 +226,7 @@ export class FileSink {
 
   private flushSoon(): void {
     this.writing = true;
-    if (this.queued >= FLUSH_NOW_BYTES) {
+    if (this.queue.bytes >= FLUSH_NOW_BYTES) {
       setImmediate(() => this.flush());
       return;
     }
@@ -256,56 +238,52 @@ export class FileSink {
   }
 
   private flush(): void {
-    if (this.fd === null || this.queue.length === 0 || this.broken) {
+    if (this.fd === null || this.queue.count === 0 || this.broken) {
       this.writing = false;
       this.finishCloseIfNeeded();
       return;
     }
     if (this.pendingReopen) this.reopenQuietly(true);
-    let batch = this.queue;
-    if (this.maxSize > 0) {
-      batch = this.takeFitting();
-      this.queued -= batch.reduce((n, p) => n + p.bytes, 0);
-    } else {
-      this.queue = [];
-      this.queued = 0;
+    const job = this.takeJob();
+    if (job === null) {
+      this.writing = false;
+      this.finishCloseIfNeeded();
+      return;
     }
-    // a failed write left part of a record at the end of the file: end that line first
-    const buf = encode(batch, this.tornTail);
-    this.tornTail = false;
-    this.writeAll(buf, 0, batch);
+    this.writeAll(job, job.start);
   }
 
   /**
-   * With rotation: the queued records that fit in the current file, rotating first when the next one does
-   * not, so a file grows past maxSize only by a single record larger than maxSize (the rest waits).
+   * The next records to write; with rotation only those that fit in the current file, rotating first when
+   * the next one does not, so a file grows past maxSize only by a single record larger than maxSize.
    */
-  private takeFitting(): Pending[] {
-    const first = byteSize(this.queue[0]!);
-    if (this.size > 0 && this.size + first > this.maxSize) this.rotate();
-    let room = this.maxSize - this.size - first;
-    let n = 1;
-    while (n < this.queue.length) {
-      const b = byteSize(this.queue[n]!);
-      if (b > room) break;
-      room -= b;
-      n++;
+  private takeJob(): Job | null {
+    let room: number | undefined;
+    if (this.maxSize > 0) {
+      const first = this.queue.firstSize();
+      if (this.size > 0 && this.size + first > this.maxSize) this.rotate();
+      room = Math.max(this.maxSize - this.size, first);
     }
-    return n === this.queue.length ? this.queue.splice(0) : this.queue.splice(0, n);
+    // a failed write left part of a record at the end of the file: end that line first
+    const job = this.queue.take(room !== undefined && this.tornTail ? room - 1 : room, this.tornTail);
+    if (job !== null) this.tornTail = false;
+    return job;
   }
 
-  private writeAll(buf: Buffer, offset: number, batch: Pending[]): void {
+  private writeAll(job: Job, offset: number): void {
     const fd = this.fd;
     if (fd === null) {
-      this.lose(batch.length, 'write-failed', carried(batch));
+      this.lose(job.records, 'write-failed', job.carries);
+      this.queue.release(job);
       this.writing = false;
       return;
     }
-    fs.write(fd, buf, offset, buf.length - offset, null, (err, n) => {
+    fs.write(fd, job.buf, offset, job.end - offset, null, (err, n) => {
       if (err) {
         // a short write before the error (a disk filling up) kept the records it completed
-        const lost = offset > 0 ? this.unwritten(buf, offset, batch) : batch;
-        this.lose(lost.length, 'write-failed', carried(lost));
+        const lost = this.unwritten(job, offset);
+        this.lose(lost.records, 'write-failed', lost.carries);
+        this.queue.release(job);
         this.fail(`log write failed (${describeFsError(err)}); the relay goes on, lost records are counted`);
         this.writing = false;
         this.finishCloseIfNeeded();
@@ -316,14 +294,15 @@ export class FileSink {
         this.outage = false;
         this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
       }
-      if (offset + n < buf.length) {
-        this.writeAll(buf, offset + n, batch);
+      if (offset + n < job.end) {
+        this.writeAll(job, offset + n);
         return;
       }
-      this.writtenSinceCheck += batch.length;
-      if (this.queue.length > 0 && !this.closed) {
+      this.queue.release(job);
+      this.writtenSinceCheck += job.records;
+      if (this.queue.count > 0 && !this.closed) {
         // more came in during the write: write it now if it is a lot, else after the coalescing delay
-        if (this.queued >= FLUSH_NOW_BYTES) this.flush();
+        if (this.queue.bytes >= FLUSH_NOW_BYTES) this.flush();
         else this.flushSoon();
       } else {
         this.writing = false;
@@ -332,47 +311,35 @@ export class FileSink {
     });
   }
 
-  /** The records of `batch` not wholly within the first `offset` bytes of `buf`; notes a torn one. */
-  private unwritten(buf: Buffer, offset: number, batch: Pending[]): Pending[] {
-    let at = buf[0] === 0x0a && !batch[0]?.text.startsWith('\n') ? 1 : 0; // the line end a torn tail got
+  /** The records of `job` not wholly written when the file took bytes up to `offset`; notes a torn one. */
+  private unwritten(job: Job, offset: number): { records: number; carries: number } {
     let i = 0;
-    while (i < batch.length) {
-      const end = at + byteSize(batch[i]!);
-      if (end > offset) break;
-      at = end;
-      i++;
-    }
-    if (at < offset) this.tornTail = true;
-    return batch.slice(i);
+    while (i < job.ends.length && job.ends[i]! <= offset) i++;
+    const firstStart = i > 0 ? job.ends[i - 1]! : job.lead ? job.start + 1 : job.start;
+    // bytes of record i (or of the leading line end) reached the file: the line there is torn
+    if (offset > firstStart && i < job.ends.length) this.tornTail = true;
+    let carries = 0;
+    for (let k = i; k < job.carryList.length; k++) carries += job.carryList[k]!;
+    return { records: job.ends.length - i, carries };
   }
 
   private finishCloseIfNeeded(): void {
     if (!this.closed) return;
-    let rest = this.queue;
-    this.queue = [];
-    this.queued = 0;
     if (this.fd !== null) {
+      let job: Job | null = null;
       try {
-        if (rest.length > 0 && this.broken) this.lose(rest.length, 'write-failed');
+        if (this.queue.count > 0 && this.broken) this.lose(this.queue.dropAll().records, 'write-failed');
         // with rotation the rest goes in file-sized pieces too
-        while (rest.length > 0 && !this.broken) {
-          this.queue = rest;
-          const batch = this.maxSize > 0 ? this.takeFitting() : this.queue.splice(0);
-          rest = this.queue;
-          this.queue = [];
-          const text = encode(batch, this.tornTail);
-          this.tornTail = false;
-          try {
-            fs.writeSync(this.fd!, text);
-          } catch (err) {
-            rest = batch.concat(rest);
-            throw err;
-          }
-          this.size += text.length;
+        while (!this.broken && (job = this.takeJob()) !== null) {
+          for (let at = job.start; at < job.end; ) at += fs.writeSync(this.fd, job.buf, at, job.end - at);
+          this.size += job.end - job.start;
+          this.queue.release(job);
+          job = null;
         }
       } catch (err) {
-        this.lose(rest.length, 'write-failed');
-        if (!this.outage) this.opts.warn(`log write failed at exit (${describeFsError(err)}); ${rest.length} records lost`);
+        const lost = (job ? job.records : 0) + this.queue.dropAll().records;
+        this.lose(lost, 'write-failed');
+        if (!this.outage) this.opts.warn(`log write failed at exit (${describeFsError(err)}); ${lost} records lost`);
         this.outage = true;
       }
       try {
@@ -381,6 +348,8 @@ export class FileSink {
         // already gone
       }
       this.fd = null;
+    } else {
+      this.queue.dropAll(); // counted when they were written
     }
     const waiters = this.closeWaiters;
     this.closeWaiters = [];
@@ -401,10 +370,9 @@ export class FileSink {
     this.outage = true;
     this.retryAt = Date.now() + RETRY_MS;
     // what is queued cannot be written through this fd
-    if (this.queue.length > 0) {
-      this.lose(this.queue.length, 'write-failed', carried(this.queue));
-      this.queue = [];
-      this.queued = 0;
+    if (this.queue.count > 0) {
+      const dropped = this.queue.dropAll();
+      this.lose(dropped.records, 'write-failed', dropped.carries);
     }
   }
 

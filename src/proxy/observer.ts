@@ -6,12 +6,14 @@
 import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-splitter.js';
 import { Session, type Output } from '../session/session.js';
 import { serializeHead, serializeRecord } from '../log/serialize.js';
-import type { EventName } from '../log/record.js';
+import type { EventName, LogRecord } from '../log/record.js';
 
 /** Where serialized records go (the log file); counts what it could not keep. */
 export interface RecordSink {
   /** A serialized record; or, with `body`, a record head to which `body` and `}\n` are appended. */
   write(text: string, body?: Buffer): boolean;
+  /** A record whose message is `body`, its exact JSON bytes (the file sink encodes it without strings). */
+  writeRecord?(record: LogRecord, body: Buffer): boolean;
   takeLoss(): { lost: number; reason: string } | null;
   close(): Promise<void> | void;
 }
@@ -49,21 +51,50 @@ export class Observer {
 
   /** Bytes the host wrote to the server. */
   fromClient(chunk: Buffer): void {
-    this.feed(this.client, chunk);
+    this.enqueue(this.client, chunk);
   }
 
   /** Bytes the server wrote to its stdout. */
   fromServer(chunk: Buffer): void {
-    this.feed(this.server, chunk);
+    this.enqueue(this.server, chunk);
   }
 
   /** Bytes the server wrote to its stderr. */
   fromStderr(chunk: Buffer): void {
-    this.feed(this.stderr, chunk);
+    this.enqueue(this.stderr, chunk);
+  }
+
+  /**
+   * Chunks wait for the analysis until the event loop has relayed everything that is ready (setImmediate
+   * runs after the poll phase): with both directions busy, the relay never waits behind the analysis of
+   * the other direction. Order and arrival times are kept; every other call analyses what waits first.
+   */
+  private readonly waiting: Array<{ splitter: LineSplitter; chunk: Buffer; time: number }> = [];
+  private scheduled = false;
+
+  private enqueue(splitter: LineSplitter, chunk: Buffer): void {
+    this.waiting.push({ splitter, chunk, time: this.now() });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.drain();
+      });
+    }
+  }
+
+  /** Analyses the chunks that wait, in arrival order. */
+  private drain(): void {
+    const w = this.waiting;
+    if (w.length === 0) return;
+    // a chunk's lines may make the analysis call back in (events): take them off the list first
+    const items = w.splice(0);
+    for (const { splitter, chunk, time } of items) this.feed(splitter, chunk, time);
   }
 
   /** Flushes a torn last line of one direction when its stream ends. */
   endOf(which: 'client' | 'server' | 'stderr'): void {
+    this.drain();
     this.chunkTime = this.now();
     const splitter = which === 'client' ? this.client : which === 'server' ? this.server : this.stderr;
     try {
@@ -75,6 +106,7 @@ export class Observer {
 
   /** One of mcp-tap's own events. */
   event(name: EventName, fields: Record<string, unknown> = {}): void {
+    this.drain();
     this.call(() => this.session.onEvent(name, fields, this.now()));
   }
 
@@ -103,8 +135,8 @@ export class Observer {
     clearTimeout(timer);
   }
 
-  private feed(splitter: LineSplitter, chunk: Buffer): void {
-    this.chunkTime = this.now();
+  private feed(splitter: LineSplitter, chunk: Buffer, time: number): void {
+    this.chunkTime = time;
     try {
       splitter.push(chunk);
     } catch (err) {
@@ -139,7 +171,9 @@ export class Observer {
     let text: string;
     try {
       if (o.msgBytes !== undefined) {
-        this.opts.sink.write(serializeHead(o.record), o.msgBytes);
+        const sink = this.opts.sink;
+        if (sink.writeRecord !== undefined) sink.writeRecord(o.record, o.msgBytes);
+        else sink.write(serializeHead(o.record), o.msgBytes);
         return;
       }
       text = serializeRecord(o.record, o.msgText);

@@ -120,6 +120,11 @@ export class RequestTable {
     return victim;
   }
 
+  /** The request `take(id)` would pair with, without taking it. */
+  peek(id: RequestId): PendingEntry | undefined {
+    return this.pending.get(id) ?? this.done.get(id);
+  }
+
   /** Pairs an answer with the oldest pending request of that id (or a remembered one). */
   take(id: RequestId): Match {
     const head = this.pending.get(id);

@@ -16,6 +16,7 @@ import {
   type PendingRequest,
 } from '../log/record.js';
 import { classify, type Classified } from '../protocol/classify.js';
+import { scanEnvelope } from '../protocol/envelope-scan.js';
 import { isObject, isRequestId, metaOf, type RequestId } from '../protocol/jsonrpc.js';
 import { batchAllowed, checkMethod, META, targetParam, UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/mcp.js';
 import { Exchanges } from './exchanges.js';
@@ -32,14 +33,30 @@ export interface SessionOptions {
   maxLogBytes?: number;
   /** Pending requests tracked per side before the oldest is evicted (default 10,000). */
   maxPending?: number;
+  /** Classify plain messages from their bytes (default true); false: always JSON.parse (tests compare both). */
+  fastPath?: boolean;
 }
 
 /** A record plus, when available, the exact JSON text of `msg` to embed instead of re-serializing. */
 export interface Output {
   record: LogRecord;
-  msgText?: string;
-  /** The same message as bytes, exactly as on the wire (valid UTF-8, no trailing CR): written without re-encoding. Only valid during the callback. */
+  /** The message's JSON text exactly as on the wire (read it during the callback: it may decode msgBytes). */
+  readonly msgText?: string;
+  /** The same message as bytes, exactly as on the wire (valid UTF-8, no CR): written without re-encoding. Only valid during the callback. */
   msgBytes?: Buffer;
+}
+
+/** An Output whose message text is decoded only if someone asks (the log writes the bytes). */
+class VerbatimOutput implements Output {
+  constructor(
+    readonly record: LogRecord,
+    readonly msgBytes: Buffer,
+    private text: string | undefined,
+  ) {}
+
+  get msgText(): string {
+    return (this.text ??= this.msgBytes.toString('utf8'));
+  }
 }
 
 type Side = 'client' | 'server';
@@ -130,27 +147,40 @@ export class Session {
     if (data !== undefined) {
       let end = data.length;
       if (end > 0 && data[end - 1] === 0x0d) end--;
-      const text = end === 0 ? '' : data.toString('utf8', 0, end);
-      if (mayBeJson(data, end)) {
+      // verbatim only when the bytes are UTF-8 and hold no CR: JSON allows CR as whitespace, but many
+      // line readers split on it, so such a message is re-serialized instead
+      const utf8 = isUtf8(data);
+      const verbatim = utf8 && data.lastIndexOf(0x0d, end - 1) === -1;
+      const fast = verbatim && end === data.length && end > 0 && this.opts.fastPath !== false ? scanEnvelope(data) : null;
+      if (fast !== null && this.fastPathFits(from, fast)) {
+        // the common, well-formed message: classified from its bytes, no object tree built
+        parsed = true;
         try {
-          value = JSON.parse(text);
-          parsed = true;
-        } catch {
-          // not JSON
+          this.classified(from, fast, rec, rec.seq, time);
+        } catch (err) {
+          addNote(rec, notes.analysisError(err));
         }
-      }
-      if (parsed) {
-        this.analyse(from, value, rec, time);
-        // verbatim only when the bytes are UTF-8 and hold no CR: JSON allows CR as whitespace, but many
-        // line readers split on it, so such a message is re-serialized instead
-        if (isUtf8(data) && data.lastIndexOf(0x0d, end - 1) === -1) {
-          msgText = text;
-          msgBytes = data.subarray(0, end);
-        }
-        else if (!isUtf8(data)) lineNote = notes.invalidUtf8(); // msg re-serialized from the parsed value
+        msgBytes = data;
       } else {
-        lineNote = notes.notJson(from, end === 0);
-        raw = text;
+        const text = end === 0 ? '' : data.toString('utf8', 0, end);
+        if (mayBeJson(data, end)) {
+          try {
+            value = JSON.parse(text);
+            parsed = true;
+          } catch {
+            // not JSON
+          }
+        }
+        if (parsed) {
+          this.analyse(from, value, rec, time);
+          if (verbatim) {
+            msgText = text;
+            msgBytes = data.subarray(0, end);
+          } else if (!utf8) lineNote = notes.invalidUtf8(); // msg re-serialized from the parsed value
+        } else {
+          lineNote = notes.notJson(from, end === 0);
+          raw = text;
+        }
       }
     } else {
       truncated = true;
@@ -190,7 +220,7 @@ export class Session {
     if (line.partial) (all ??= []).push(notes.partialLine(from));
     if (all !== undefined) rec.notes = all;
     if (raw !== undefined) rec.raw = raw;
-    else if (parsed && msgText === undefined) rec.msg = value;
+    else if (parsed && msgBytes === undefined) rec.msg = value;
     this.emit(rec, msgText, msgBytes);
     if (this.lifecycleDue) {
       this.lifecycleDue = false;
@@ -248,7 +278,7 @@ export class Session {
   private emit(rec: LogRecord, msgText?: string, msgBytes?: Buffer): void {
     this.counts[rec.kind]++;
     if (rec.notes) this.counts.notes += rec.notes.length;
-    this.out(msgText === undefined ? { record: rec } : { record: rec, msgText, msgBytes });
+    this.out(msgBytes === undefined ? { record: rec } : new VerbatimOutput(rec, msgBytes, msgText));
   }
 
   /** A parsed line: one message or a batch. Analysis bugs never cost the record. */
@@ -289,7 +319,20 @@ export class Session {
 
   /** One message (a line, or a batch element) → kind, pairing, lifecycle, findings, written into `t`. */
   private message(from: Side, value: unknown, t: Slot, seq: number, time: number): void {
-    const c = classify(value);
+    this.classified(from, classify(value), t, seq, time);
+  }
+
+  /**
+   * The fast path's envelope is enough unless the answer completes a request whose result the lifecycle
+   * reads whole (initialize, server/discover).
+   */
+  private fastPathFits(from: Side, c: Classified): boolean {
+    if (c.kind !== 'response') return true;
+    const m = this.tables[other(from)].peek(c.id!)?.method;
+    return m !== 'initialize' && m !== 'server/discover';
+  }
+
+  private classified(from: Side, c: Classified, t: Slot, seq: number, time: number): void {
     switch (c.kind) {
       case 'request':
         this.request(from, c, t, seq, time);

@@ -1,0 +1,189 @@
+/**
+ * Records waiting for the disk, already encoded: appended into reusable 1 MiB buffers (arenas) the moment
+ * they are written, with where each record ends, so the file sink writes whole arenas and still knows
+ * record boundaries (for rotation, and for counting what a failed write lost). Nothing is kept per record
+ * but two numbers: no strings or buffers for the garbage collector, and the same few arenas are reused
+ * so the memory stays warm. Pure: no I/O.
+ */
+import type { LogRecord } from './record.js';
+import { writeHead } from './head-bytes.js';
+import { serializeHead } from './serialize.js';
+
+const ARENA_BYTES = 1024 * 1024;
+/** Space a record head may take before the string path is used instead (notes with long texts). */
+const HEAD_ROOM = 64 * 1024;
+const CLOSE = Buffer.from('}\n');
+/** Byte 0 of an arena is a line end: a write that must first end a torn line starts there. */
+const DATA_START = 1;
+const KEEP_FREE = 2;
+
+interface Batch {
+  buf: Buffer;
+  used: number;
+  /** Where each record ends (exclusive). */
+  ends: number[];
+  /** Per record: the loss count it reports (gap records), put back if it is lost. */
+  carries: number[];
+  /** Index of the first record not yet taken for writing. */
+  head: number;
+}
+
+/** A slice of queued records handed to one write. */
+export interface Job {
+  buf: Buffer;
+  /** Byte range to write; `start` includes the leading line end when one was asked for. */
+  start: number;
+  /** The write starts with a line end that ends a torn line in the file. */
+  lead: boolean;
+  end: number;
+  /** Record ends within buf (for partial writes). */
+  ends: number[];
+  carries: number;
+  /** Per record: the loss count it carries. */
+  carryList: number[];
+  records: number;
+  /** The last job of its arena: release() may reuse the arena. */
+  last: boolean;
+}
+
+export class RecordQueue {
+  private fill: Batch | null = null;
+  private readonly sealed: Batch[] = [];
+  private readonly free: Buffer[] = [];
+  /** Encoded bytes queued. */
+  bytes = 0;
+  /** Records queued. */
+  count = 0;
+
+  /** Appends `text` (a whole record, or a head whose message `body` and `}\n` follow); returns its size. */
+  appendText(text: string, body: Buffer | undefined, carries: number): number {
+    const b = this.room(text.length * 3 + (body ? body.length + CLOSE.length : 0));
+    let at = b.used;
+    at += b.buf.write(text, at, 'utf8');
+    if (body) at = this.tail(b, at, body);
+    return this.commit(b, at, carries);
+  }
+
+  /** Appends a record whose message is `body` (verbatim JSON); returns its size. */
+  appendRecord(record: LogRecord, body: Buffer, carries: number): number {
+    const b = this.room(HEAD_ROOM + body.length + CLOSE.length);
+    const at = writeHead(record, b.buf, b.used, HEAD_ROOM);
+    if (at < 0) return this.appendText(serializeHead(record), body, carries);
+    return this.commit(b, this.tail(b, at, body), carries);
+  }
+
+  /** Takes back the record appended last (it did not fit the queue's bound). */
+  dropLast(): void {
+    const b = this.fill!;
+    b.ends.pop();
+    b.carries.pop();
+    const end = b.ends.length > 0 ? b.ends[b.ends.length - 1]! : DATA_START;
+    this.bytes -= b.used - end;
+    this.count--;
+    b.used = end;
+  }
+
+  /** Size of the next record to be taken. */
+  firstSize(): number {
+    const b = this.sealed[0] ?? this.fill;
+    if (!b || b.head >= b.ends.length) return 0;
+    return b.ends[b.head]! - (b.head === 0 ? DATA_START : b.ends[b.head - 1]!);
+  }
+
+  /**
+   * The next records for one write, all from one arena: every queued one, or (with `room`) the first and
+   * then as many as fit in `room` bytes. `lineEnd`: start the write with a line end.
+   */
+  take(room: number | undefined, lineEnd: boolean): Job | null {
+    const b = this.sealed[0] ?? this.fill;
+    if (!b || b.head >= b.ends.length) return null;
+    if (b === this.fill) {
+      // new records go to another arena while this one is being written
+      this.sealed.push(b);
+      this.fill = null;
+    }
+    const first = b.head;
+    const start = first === 0 ? DATA_START : b.ends[first - 1]!;
+    let n = b.ends.length;
+    if (room !== undefined) {
+      n = first + 1;
+      let left = room - (b.ends[first]! - start);
+      while (n < b.ends.length) {
+        const size = b.ends[n]! - b.ends[n - 1]!;
+        if (size > left) break;
+        left -= size;
+        n++;
+      }
+    }
+    let carries = 0;
+    for (let i = first; i < n; i++) carries += b.carries[i]!;
+    b.head = n;
+    const last = n === b.ends.length;
+    if (last) this.sealed.shift();
+    const end = b.ends[n - 1]!;
+    this.bytes -= end - start;
+    this.count -= n - first;
+    // the byte before a record is always a line end: the previous record's, or the arena's byte 0
+    return { buf: b.buf, start: lineEnd ? start - 1 : start, lead: lineEnd, end, ends: b.ends.slice(first, n), carries, carryList: b.carries.slice(first, n), records: n - first, last };
+  }
+
+  /** A job is written (or given up): its arena may be reused. */
+  release(job: Job): void {
+    if (job.last && job.buf.length === ARENA_BYTES && this.free.length < KEEP_FREE) this.free.push(job.buf);
+  }
+
+  /** Drops everything queued; returns how many records and what they carried. */
+  dropAll(): { records: number; carries: number } {
+    let records = 0;
+    let carries = 0;
+    for (const b of this.fill ? [...this.sealed, this.fill] : this.sealed) {
+      for (let i = b.head; i < b.ends.length; i++) {
+        records++;
+        carries += b.carries[i]!;
+      }
+    }
+    this.sealed.length = 0;
+    this.fill = null;
+    this.bytes = 0;
+    this.count = 0;
+    return { records, carries };
+  }
+
+  /** An arena with `need` bytes free, starting a new one when the current one is short. */
+  private room(need: number): Batch {
+    const b = this.fill;
+    if (b !== null && b.buf.length - b.used >= need) return b;
+    if (b !== null) {
+      if (b.ends.length > 0) this.sealed.push(b);
+      else if (b.buf.length === ARENA_BYTES) this.free.push(b.buf);
+    }
+    let buf: Buffer | undefined;
+    if (need + DATA_START <= ARENA_BYTES) buf = this.free.pop() ?? Buffer.allocUnsafeSlow(ARENA_BYTES);
+    else buf = Buffer.allocUnsafeSlow(need + DATA_START); // one record larger than an arena: its own buffer
+    buf[0] = 0x0a;
+    const fresh: Batch = { buf, used: DATA_START, ends: [], carries: [], head: 0 };
+    this.fill = fresh;
+    return fresh;
+  }
+
+  private tail(b: Batch, at: number, body: Buffer): number {
+    const buf = b.buf;
+    const n = body.length;
+    if (n <= 64) for (let k = 0; k < n; k++) buf[at + k] = body[k]!;
+    else buf.set(body, at);
+    at += n;
+    buf[at] = 0x7d;
+    buf[at + 1] = 0x0a;
+    return at + 2;
+  }
+
+  private commit(b: Batch, at: number, carries: number): number {
+    const size = at - b.used;
+    b.used = at;
+    b.ends.push(at);
+    b.carries.push(carries);
+    this.bytes += size;
+    this.count++;
+    return size;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The log's byte writer for record heads must produce exactly what JSON.stringify (serializeHead) does,
+ * for every record a session can make and for odd values too; and the record queue must keep records
+ * whole and in order whatever way they are taken out.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { writeHead } from '../../src/log/head-bytes.js';
+import { RecordQueue } from '../../src/log/record-queue.js';
+import type { LogRecord } from '../../src/log/record.js';
+import { serializeHead } from '../../src/log/serialize.js';
+
+const head = (rec: LogRecord, room = 1 << 16): string | null => {
+  const out = Buffer.alloc(room + 8);
+  const end = writeHead(rec, out, 3, room);
+  return end < 0 ? null : out.toString('utf8', 3, end);
+};
+
+const millis = fc.integer({ min: -(2 ** 42) * 1000 + 1, max: 2 ** 42 * 1000 - 1 }).map((m) => m / 1000);
+const number = fc.oneof(
+  fc.integer(),
+  fc.nat(),
+  millis,
+  fc.double(),
+  fc.constantFrom(0, -0, 1e21, 1e-7, 2 ** 31, 2 ** 31 - 1, 2 ** 53, 1796040539259.597, 0.1, 4398046511103.999, 4398046511104.5),
+);
+const value = fc.oneof(number, fc.string({ unit: 'binary' }), fc.string(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }));
+const record = fc
+  .tuple(
+    fc.record({ v: fc.constant(1), time: millis, session: fc.string({ maxLength: 20 }), seq: fc.nat(), from: fc.constantFrom('client', 'server', 'proxy'), kind: fc.constantFrom('request', 'response', 'event') }),
+    fc.dictionary(fc.oneof(fc.constantFrom('id', 'method', 'target', 'reqSeq', 'ms', 'bytes', 'notes', 'isError'), fc.string({ maxLength: 6 })), value, { maxKeys: 8 }),
+  )
+  .map(([base, extra]) => ({ ...base, ...extra }) as LogRecord);
+
+describe('record heads as bytes', () => {
+  it('match serializeHead byte for byte', () => {
+    fc.assert(
+      fc.property(record, (rec) => {
+        const got = head(rec);
+        if (got !== null) expect(got).toBe(serializeHead(rec));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('write the common records without falling back', () => {
+    const req = { v: 1, time: 1796040539259.597, session: 's-1', seq: 12, from: 'client', kind: 'request', id: 5, method: 'tools/call', target: 'échо', bytes: 1100 } as LogRecord;
+    expect(head(req)).toBe(serializeHead(req));
+    const res = { v: 1, time: 1796040539260, session: 's-1', seq: 13, from: 'server', kind: 'response', id: 'x"y', method: 'tools/call', reqSeq: 12, ms: 0.403, bytes: 9, notes: [{ code: 'c', text: 't\n' }] } as LogRecord;
+    expect(head(res)).toBe(serializeHead(res));
+    expect(head({} as LogRecord)).toBe('{"msg":');
+  });
+
+  it('says when a head may not fit, instead of writing past the room it was given', () => {
+    const rec = { v: 1, time: 1, session: 'x'.repeat(500), seq: 1, from: 'client', kind: 'request' } as LogRecord;
+    expect(head(rec, 100)).toBeNull();
+    expect(head(rec, 2000)).toBe(serializeHead(rec));
+  });
+});
+
+describe('record queue', () => {
+  const body = (n: number): Buffer => Buffer.from(JSON.stringify({ n, pad: 'p'.repeat(n % 300) }));
+  const rec = (seq: number): LogRecord => ({ v: 1, time: 1, session: 's', seq, from: 'client', kind: 'request' }) as LogRecord;
+
+  it('keeps every record whole and in order, across arenas and partial takes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 3000 }), fc.option(fc.integer({ min: 1, max: 5000 }))), { minLength: 1, maxLength: 60 }), fc.boolean(), (ops, big) => {
+        const q = new RecordQueue();
+        const written: string[] = [];
+        let seq = 0;
+        for (const [n, room] of ops) {
+          for (let i = 0; i < n % 7; i++) {
+            seq++;
+            if (seq % 3 === 0) q.appendText(`{"seq":${seq}}\n`, undefined, 0);
+            else q.appendRecord(rec(seq), big && seq % 5 === 0 ? Buffer.from(JSON.stringify({ seq, pad: 'x'.repeat(1_200_000) })) : body(seq), 0);
+          }
+          const job = q.take(room ?? undefined, false);
+          if (job) {
+            written.push(job.buf.toString('utf8', job.start, job.end));
+            q.release(job);
+          }
+        }
+        for (let job = q.take(undefined, false); job; job = q.take(undefined, false)) written.push(job.buf.toString('utf8', job.start, job.end));
+        expect(q.count).toBe(0);
+        expect(q.bytes).toBe(0);
+        const lines = written.join('').split('\n').slice(0, -1);
+        expect(lines).toHaveLength(seq);
+        lines.forEach((l, i) => expect((JSON.parse(l) as { seq: number }).seq).toBe(i + 1));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('takes back the last record, and counts what it drops', () => {
+    const q = new RecordQueue();
+    q.appendText('{"a":1}\n', undefined, 0);
+    const size = q.appendText('{"b":2}\n', undefined, 4);
+    expect(size).toBe(8);
+    q.dropLast();
+    expect(q.count).toBe(1);
+    q.appendRecord(rec(3), Buffer.from('{}'), 2);
+    expect(q.dropAll()).toEqual({ records: 2, carries: 2 });
+    expect(q.take(undefined, false)).toBeNull();
+  });
+
+  it('starts a write with a line end when asked (a torn line in the file)', () => {
+    const q = new RecordQueue();
+    q.appendText('{"a":1}\n', undefined, 0);
+    q.appendText('{"b":2}\n', undefined, 0);
+    const first = q.take(8, true)!;
+    expect(first.buf.toString('utf8', first.start, first.end)).toBe('\n{"a":1}\n');
+    const second = q.take(undefined, true)!;
+    expect(second.buf.toString('utf8', second.start, second.end)).toBe('\n{"b":2}\n');
+  });
+});
