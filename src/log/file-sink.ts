@@ -244,13 +244,15 @@ export class FileSink {
       return;
     }
     if (this.pendingReopen) this.reopenQuietly(true);
-    const job = this.takeJob();
-    if (job === null) {
+    // without rotation everything queued goes in one write (several arenas: one writev)
+    const jobs: Job[] = [];
+    for (let job = this.takeJob(); job !== null; job = this.maxSize > 0 ? null : this.takeJob()) jobs.push(job);
+    if (jobs.length === 0) {
       this.writing = false;
       this.finishCloseIfNeeded();
       return;
     }
-    this.writeAll(job, job.start);
+    this.writeAll(jobs, jobs[0]!.start);
   }
 
   /**
@@ -270,20 +272,27 @@ export class FileSink {
     return job;
   }
 
-  private writeAll(job: Job, offset: number): void {
+  /** Writes `jobs` in order, the first from `offset`; one write in flight. */
+  private writeAll(jobs: Job[], offset: number): void {
     const fd = this.fd;
+    const first = jobs[0]!;
     if (fd === null) {
-      this.lose(job.records, 'write-failed', job.carries);
-      this.queue.release(job);
+      for (const job of jobs) {
+        this.lose(job.records, 'write-failed', job.carries);
+        this.queue.release(job);
+      }
       this.writing = false;
       return;
     }
-    fs.write(fd, job.buf, offset, job.end - offset, null, (err, n) => {
+    const done = (err: NodeJS.ErrnoException | null, n: number): void => {
       if (err) {
         // a short write before the error (a disk filling up) kept the records it completed
-        const lost = this.unwritten(job, offset);
+        const lost = this.unwritten(first, offset);
         this.lose(lost.records, 'write-failed', lost.carries);
-        this.queue.release(job);
+        for (const job of jobs) {
+          if (job !== first) this.lose(job.records, 'write-failed', job.carries);
+          this.queue.release(job);
+        }
         this.fail(`log write failed (${describeFsError(err)}); the relay goes on, lost records are counted`);
         this.writing = false;
         this.finishCloseIfNeeded();
@@ -294,12 +303,20 @@ export class FileSink {
         this.outage = false;
         this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
       }
-      if (offset + n < job.end) {
-        this.writeAll(job, offset + n);
-        return;
+      // complete jobs are done; a short write goes on where it stopped
+      let at = offset;
+      while (jobs.length > 0) {
+        const job = jobs[0]!;
+        if (at + n < job.end) {
+          this.writeAll(jobs, at + n);
+          return;
+        }
+        n -= job.end - at;
+        this.queue.release(job);
+        this.writtenSinceCheck += job.records;
+        jobs.shift();
+        if (jobs.length > 0) at = jobs[0]!.start;
       }
-      this.queue.release(job);
-      this.writtenSinceCheck += job.records;
       if (this.queue.count > 0 && !this.closed) {
         // more came in during the write: write it now if it is a lot, else after the coalescing delay
         if (this.queue.bytes >= FLUSH_NOW_BYTES) this.flush();
@@ -308,7 +325,9 @@ export class FileSink {
         this.writing = false;
         this.finishCloseIfNeeded();
       }
-    });
+    };
+    if (jobs.length === 1) fs.write(fd, first.buf, offset, first.end - offset, null, done);
+    else fs.writev(fd, jobs.map((job, i) => job.buf.subarray(i === 0 ? offset : job.start, job.end)), null, done);
   }
 
   /** The records of `job` not wholly written when the file took bytes up to `offset`; notes a torn one. */

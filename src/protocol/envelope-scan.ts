@@ -9,8 +9,8 @@
  * value is needed, invalid JSON …) it returns null and the caller takes the general path (JSON.parse +
  * classify), which stays the single authority. test/unit/envelope-scan.test.ts checks both paths agree.
  *
- * The caller must have checked that the bytes are valid UTF-8 and hold no CR: the scanner accepts any
- * byte >= 0x80 inside strings.
+ * The caller must have checked that the bytes are valid UTF-8: the scanner accepts any byte >= 0x80
+ * inside strings. A line it accepts holds no CR and no LF (whitespace there is only space and tab).
  */
 import type { Classified } from './classify.js';
 
@@ -36,8 +36,6 @@ let end = 0;
 let pos = 0;
 
 const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
 const SPACE = 0x20;
 const QUOTE = 0x22;
 const PLUS = 0x2b;
@@ -55,10 +53,11 @@ const E_LOW = 0x65;
 const LBRACE = 0x7b;
 const RBRACE = 0x7d;
 
+/** Skips JSON whitespace except CR (a line with a CR is re-serialized: the general path's job). */
 function ws(): void {
   while (pos < end) {
     const c = buf[pos]!;
-    if (c !== SPACE && c !== TAB && c !== LF && c !== CR) return;
+    if (c !== SPACE && c !== TAB) return;
     pos++;
   }
 }

@@ -44,9 +44,9 @@ export class Observer {
     this.now = opts.now ?? preciseNow;
     this.session = new Session({ id: opts.sessionId, maxLogBytes: opts.maxLogBytes }, (o) => this.emit(o));
     const mk = (fn: (line: Line) => void) => new LineSplitter(opts.maxLogBytes, fn, opts.shortener);
-    this.client = mk((line) => this.guard(line, () => this.session.onLine('client', line, this.chunkTime)));
-    this.server = mk((line) => this.guard(line, () => this.session.onLine('server', line, this.chunkTime)));
-    this.stderr = mk((line) => this.guard(line, () => this.session.onStderr(line, this.chunkTime)));
+    this.client = mk((line) => this.line('client', line));
+    this.server = mk((line) => this.line('server', line));
+    this.stderr = mk((line) => this.line('stderr', line));
   }
 
   /** Bytes the host wrote to the server. */
@@ -144,9 +144,11 @@ export class Observer {
     }
   }
 
-  private guard(line: Line, fn: () => void): void {
+  /** One line to the session (no closure per line: this runs for every message). */
+  private line(which: 'client' | 'server' | 'stderr', line: Line): void {
     try {
-      fn();
+      if (which === 'stderr') this.session.onStderr(line, this.chunkTime);
+      else this.session.onLine(which, line, this.chunkTime);
     } catch (err) {
       this.fail(err);
       // the line still gets a record
