@@ -191,52 +191,100 @@ function putUint(out: Buffer, at: number, v: number): number {
   return at + digits;
 }
 
+/** The members every session record starts with, in this order (Session.base). */
+const PREFIX_KEYS = ['v', 'time', 'session', 'seq', 'from', 'kind'];
+const PREFIX_V = Buffer.from('{"v":1,"time":');
+const PREFIX_SESSION = Buffer.from(',"session":');
+const PREFIX_SEQ = Buffer.from(',"seq":');
+const PREFIX_FROM = Buffer.from(',"from":');
+const PREFIX_KIND = Buffer.from(',"kind":');
+
+/** `{"v":1,…,"kind":"…"` from the record's first six members by name; -1 when they are not the usual ones. */
+function putPrefix(record: LogRecord, out: Buffer, at: number, limit: number): number {
+  const { v, time, session, seq, from, kind } = record;
+  if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
+  if (typeof from !== 'string' || typeof kind !== 'string' || at + 64 > limit) return -1;
+  if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
+  at = put(out, at, PREFIX_V);
+  at = putMillis(out, at, time);
+  if (at < 0) return -1;
+  at = put(out, at, PREFIX_SESSION);
+  at = putString(out, at, session, limit - 48, S_SESSION);
+  if (at < 0) return -1;
+  at = put(out, at, PREFIX_SEQ);
+  at = putUint(out, at, seq);
+  at = put(out, at, PREFIX_FROM);
+  at = putString(out, at, from, limit - 16, S_FROM);
+  if (at < 0) return -1;
+  at = put(out, at, PREFIX_KIND);
+  return putString(out, at, kind, limit, S_KIND);
+}
+
+/** One member after the first: `,"key":value`. Returns the new position, -1 when it may not fit or cannot be written. */
+function putMember(out: Buffer, at: number, key: string, v: unknown, limit: number, comma: boolean): number {
+  const t = typeof v;
+  const slot = slotOf(key);
+  const k = slot.bytes;
+  if (at + k.length + 32 > limit) return -1;
+  if (comma) out[at++] = 0x2c;
+  at = put(out, at, k);
+  if (t === 'number') {
+    const n = v as number;
+    if (n >= 0 && n < 2147483648 && (n | 0) === n) return putUint(out, at, n);
+    const end = putMillis(out, at, n);
+    return end >= 0 ? end : putAscii(out, at, Number.isFinite(n) ? String(n) : 'null');
+  }
+  if (t === 'string') return putString(out, at, v as string, limit, slot);
+  if (t === 'boolean') return put(out, at, v ? TRUE : FALSE);
+  if (v === null) return put(out, at, NULL);
+  // toJSON may give undefined (JSON.stringify then drops the member): the caller takes the string path
+  const j = JSON.stringify(v) as string | undefined;
+  if (j === undefined || at + j.length * 3 > limit) return -1;
+  return at + out.write(j, at, 'utf8');
+}
+
 /**
  * Writes the head of `record` into `out` at `at` and returns the position after `"msg":`, or -1 when it
  * might not fit in `out` (the caller then takes the string path). `out` must have `room` bytes free at `at`.
  */
 export function writeHead(record: LogRecord, out: Buffer, at: number, room: number): number {
   const limit = at + room;
+  const start = at;
+  // the usual six first members from one prefix; the rest member by member
+  let pos = putPrefix(record, out, at, limit);
+  if (pos >= 0) {
+    let i = 0;
+    for (const key in record) {
+      if (i < 6) {
+        if (key !== PREFIX_KEYS[i]) {
+          pos = -1;
+          break;
+        }
+        i++;
+        continue;
+      }
+      const v = record[key];
+      const t = typeof v;
+      if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+      pos = putMember(out, pos, key, v, limit, true);
+      if (pos < 0) return -1;
+    }
+    if (pos >= 0 && i === 6) return pos + MSG.length > limit ? -1 : put(out, pos, MSG);
+  }
+  // any other record: every member in order
+  at = start;
   out[at++] = 0x7b;
   let first = true;
   for (const key in record) {
     const v = record[key];
     const t = typeof v;
     if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
-    const slot = slotOf(key);
-    const k = slot.bytes;
-    if (at + k.length + 32 > limit) return -1;
-    if (!first) out[at++] = 0x2c;
+    at = putMember(out, at, key, v, limit, !first);
+    if (at < 0) return -1;
     first = false;
-    at = put(out, at, k);
-    if (t === 'number') {
-      const n = v as number;
-      if (n >= 0 && n < 2147483648 && (n | 0) === n) at = putUint(out, at, n);
-      else {
-        const end = putMillis(out, at, n);
-        at = end >= 0 ? end : putAscii(out, at, Number.isFinite(n) ? String(n) : 'null');
-      }
-    } else if (t === 'string') {
-      at = putString(out, at, v as string, limit, slot);
-      if (at < 0) return -1;
-    } else if (t === 'boolean') {
-      at = put(out, at, v ? TRUE : FALSE);
-    } else if (v === null) {
-      at = put(out, at, NULL);
-    } else {
-      const j = JSON.stringify(v) as string | undefined;
-      if (j === undefined) {
-        // toJSON gave undefined: JSON.stringify drops the member; undo its key
-        return -1;
-      }
-      if (at + j.length * 3 > limit) return -1;
-      at += out.write(j, at, 'utf8');
-    }
   }
   if (at + MSG.length > limit) return -1;
-  if (first) {
-    // an empty record: `{"msg":`
-    return putAscii(out, at, '"msg":');
-  }
+  // an empty record: `{"msg":`
+  if (first) return putAscii(out, at, '"msg":');
   return put(out, at, MSG);
 }

@@ -46,6 +46,28 @@ export interface Output {
   msgBytes?: Buffer;
 }
 
+/**
+ * A record's first members. Built by a constructor rather than a literal so V8 sizes the objects for
+ * the members the analysis adds later (one allocation per record instead of two); the members and their
+ * order are those of the literal `{ v, time, session, seq, from, kind }`.
+ */
+class RecordBase {
+  v: number;
+  time: number;
+  session: string;
+  seq: number;
+  from: From;
+  kind: Kind;
+  constructor(time: number, session: string, seq: number, from: From, kind: Kind) {
+    this.v = LOG_FORMAT_VERSION;
+    this.time = time;
+    this.session = session;
+    this.seq = seq;
+    this.from = from;
+    this.kind = kind;
+  }
+}
+
 /** An Output whose message text is decoded only if someone asks (the log writes the bytes). */
 class VerbatimOutput implements Output {
   constructor(
@@ -273,7 +295,7 @@ export class Session {
   }
 
   private base(from: From, kind: Kind, time: number): LogRecord {
-    return { v: LOG_FORMAT_VERSION, time, session: this.opts.id, seq: ++this.seq, from, kind };
+    return new RecordBase(time, this.opts.id, ++this.seq, from, kind) as LogRecord;
   }
 
   private emit(rec: LogRecord, msgText?: string, msgBytes?: Buffer): void {
