@@ -27,6 +27,13 @@ export interface ObserverOptions {
   now?: () => number;
 }
 
+/** Analysis runs in slices of about this long between turns of the event loop (the relay's turns). */
+const SLICE_MS = 0.2;
+/** Chunks are analysed in pieces of about this size, cut at line ends. */
+const SLICE_BYTES = 16 * 1024;
+/** Relayed bytes that may wait for the analysis; past this it catches up before the relay reads on. */
+const MAX_WAITING_BYTES = 1024 * 1024;
+
 /** Precise epoch milliseconds (fractional) for record times and latencies. */
 export const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
 
@@ -66,22 +73,54 @@ export class Observer {
 
   /**
    * Chunks wait for the analysis until the event loop has relayed everything that is ready (setImmediate
-   * runs after the poll phase): with both directions busy, the relay never waits behind the analysis of
-   * the other direction. Order and arrival times are kept; every other call analyses what waits first.
+   * runs after the poll phase), and the analysis runs in slices of ~0.2 ms (big chunks cut at line ends),
+   * so an answer that arrives meanwhile is relayed within a slice, not after a whole 64 KiB chunk of
+   * analysis. Memory stays bounded: past 64 KiB waiting a slice runs on, past 1 MiB the analysis catches up
+   * at once. Order and arrival times are kept; every other call analyses what waits first.
    */
   private readonly waiting: Array<{ splitter: LineSplitter; chunk: Buffer; time: number }> = [];
   private scheduled = false;
+  private waitingBytes = 0;
 
   private enqueue(splitter: LineSplitter, chunk: Buffer): void {
-    this.waiting.push({ splitter, chunk, time: this.now() });
+    const time = this.now();
+    // big chunks in slices ending at a line end, so the relay gets a turn between them
+    let start = 0;
+    while (chunk.length - start > SLICE_BYTES) {
+      const nl = chunk.lastIndexOf(0x0a, start + SLICE_BYTES - 1);
+      if (nl < start) break;
+      this.waiting.push({ splitter, chunk: chunk.subarray(start, nl + 1), time });
+      start = nl + 1;
+    }
+    this.waiting.push({ splitter, chunk: start === 0 ? chunk : chunk.subarray(start), time });
+    this.waitingBytes += chunk.length;
+    // memory stays bounded when the analysis cannot keep up: then it runs at once, before the next read
+    if (this.waitingBytes > MAX_WAITING_BYTES) this.drain();
+    else this.schedule();
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.drain();
-      });
+      setImmediate(this.onImmediate);
     }
   }
+
+  /** Analyses waiting chunks for up to a time slice, then lets the event loop relay what has arrived. */
+  private readonly onImmediate = (): void => {
+    this.scheduled = false;
+    const w = this.waiting;
+    const until = performance.now() + SLICE_MS;
+    let n = 0;
+    while (n < w.length) {
+      const { splitter, chunk, time } = w[n++]!;
+      this.waitingBytes -= chunk.length;
+      this.feed(splitter, chunk, time);
+      if (performance.now() >= until && this.waitingBytes <= SLICE_BYTES * 4) break;
+    }
+    w.splice(0, n);
+    if (w.length > 0) this.schedule();
+  };
 
   /** Analyses the chunks that wait, in arrival order. */
   private drain(): void {
@@ -89,6 +128,7 @@ export class Observer {
     if (w.length === 0) return;
     // a chunk's lines may make the analysis call back in (events): take them off the list first
     const items = w.splice(0);
+    this.waitingBytes = 0;
     for (const { splitter, chunk, time } of items) this.feed(splitter, chunk, time);
   }
 
