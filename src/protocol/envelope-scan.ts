@@ -9,9 +9,10 @@
  * value is needed, invalid JSON …) it returns null and the caller takes the general path (JSON.parse +
  * classify), which stays the single authority. test/unit/envelope-scan.test.ts checks both paths agree.
  *
- * The caller must have checked that the bytes are valid UTF-8: the scanner accepts any byte >= 0x80
- * inside strings. A line it accepts holds no CR and no LF (whitespace there is only space and tab).
+ * A line it accepts is valid UTF-8 (checked once, natively, only when it has a byte >= 0x80) and holds no
+ * CR and no LF (whitespace there is only space and tab).
  */
+import { isUtf8 } from 'node:buffer';
 import type { Classified } from './classify.js';
 
 /** Request / notification methods whose rules read more than the envelope: always the general path. */
@@ -84,18 +85,21 @@ function ws(): void {
  *       (local.set $i (i32.add (local.get $i) (i32.const 1))) (br $bytes)))
  *     (local.get $i))
  *
- * with `(memory (export "mem") 1)`: one 64 KiB page, so the fast path takes lines up to 64 KiB (longer
+ * and `ascii` (1 when every byte of the line is below 0x80: then it is valid UTF-8 without asking
+ * `isUtf8`, whose call costs more than this scan; OR of all 16-byte blocks, `i8x16.bitmask`, then the
+ * tail byte by byte), with `(memory (export "mem") 1)`: one 64 KiB page, so the fast path takes lines up to 64 KiB (longer
  * ones are rare and JSON.parse's cost is small beside their size). Where WebAssembly SIMD is unavailable
  * the same loop runs in JavaScript.
  */
 const SPECIAL_WASM =
-  'AGFzbQEAAAABBwFgAn9/AX8DAgEABQMBAAEHEQIDbWVtAgAHc3BlY2lhbAAACqkBAaYBAgF7AX8CQANAIABBEGogAUsNASAA/QAAACECIAL9DCAgICAgICAgICAgICAgICD9JiAC/QwiIiIiIiIiIiIiIiIiIiIi/SP9UCAC/QxcXFxcXFxcXFxcXFxcXFxc/SP9UP1TDQEgAEEQaiEADAALCwJAA0AgACABTw0BIAAtAAAhAyADQSBJDQEgA0EiRg0BIANB3ABGDQEgAEEBaiEADAALCyAACw==';
+  'AGFzbQEAAAABDAJgAn9/AX9gAX8BfwMDAgABBQMBAAEHGQMDbWVtAgAHc3BlY2lhbAAABWFzY2lpAAEK/wECpgECAXsBfwJAA0AgAEEQaiABSw0BIAD9AAAAIQIgAv0MICAgICAgICAgICAgICAgIP0mIAL9DCIiIiIiIiIiIiIiIiIiIiL9I/1QIAL9DFxcXFxcXFxcXFxcXFxcXFz9I/1Q/VMNASAAQRBqIQAMAAsLAkADQCAAIAFPDQEgAC0AACEDIANBIEkNASADQSJGDQEgA0HcAEYNASAAQQFqIQAMAAsLIAALVQIBfwF7AkADQCABQRBqIABLDQEgAiAB/QAAAP1QIQIgAUEQaiEBDAALCwJAA0AgASAATw0BIAEtAABBgAFPBEBBAA8LIAFBAWohAQwACwsgAv1kRQs=';
 
 /** Lines longer than this take the general path (the WebAssembly memory is one page). */
 export const FAST_PATH_MAX_BYTES = 65536;
 
 type SpecialFn = (i: number, n: number) => number;
 let special: SpecialFn | null = null;
+let asciiOnly: ((n: number) => number) | null = null;
 let wasmMemory: Uint8Array | null = null;
 let wasmTried = false;
 
@@ -112,7 +116,7 @@ function jsSpecial(i: number, n: number): number {
 /** The part of the WebAssembly global used here (the project's lib settings do not declare it). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: { special: SpecialFn; mem: { buffer: ArrayBuffer } } };
+  Instance: new (module: object) => { exports: { special: SpecialFn; ascii: (n: number) => number; mem: { buffer: ArrayBuffer } } };
 }
 
 function loadWasm(): void {
@@ -121,9 +125,12 @@ function loadWasm(): void {
     const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const exp = new wasm.Instance(new wasm.Module(Buffer.from(SPECIAL_WASM, 'base64'))).exports;
     special = exp.special;
+    asciiOnly = exp.ascii;
     wasmMemory = new Uint8Array(exp.mem.buffer);
   } catch {
     special = null; // no WebAssembly (or no SIMD): the JavaScript loop does the same
+    asciiOnly = null;
+    wasmMemory = null;
   }
 }
 
@@ -371,12 +378,15 @@ const HAS_RESULT = 16;
 
 /**
  * Classifies one line (without its LF) when it is a plain request, notification or result response;
- * null means "take the general path" (which includes every invalid line).
+ * null means "take the general path" (which includes every invalid line). A line it accepts is strict
+ * JSON, valid UTF-8, and holds no CR.
  */
 export function scanEnvelope(line: Buffer): Classified | null {
   if (line.length > FAST_PATH_MAX_BYTES) return null;
   if (!wasmTried) loadWasm();
   if (wasmMemory !== null) wasmMemory.set(line, 0);
+  // bytes >= 0x80 are only checked here: an accepted line is valid UTF-8
+  if (asciiOnly !== null ? asciiOnly(line.length) === 0 && !isUtf8(line) : !isUtf8(line)) return null;
   buf = line;
   end = line.length;
   pos = 0;

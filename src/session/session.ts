@@ -171,9 +171,8 @@ export class Session {
       if (end > 0 && data[end - 1] === 0x0d) end--;
       // verbatim only when the bytes are UTF-8 and hold no CR: JSON allows CR as whitespace, but many
       // line readers split on it, so such a message is re-serialized instead (a line the fast path
-      // accepts holds no CR)
-      const utf8 = isUtf8(data);
-      const fast = utf8 && end === data.length && end > 0 && this.opts.fastPath !== false ? scanEnvelope(data) : null;
+      // accepts is valid UTF-8 and holds no CR)
+      const fast = end === data.length && end > 0 && this.opts.fastPath !== false ? scanEnvelope(data) : null;
       if (fast !== null && this.fastPathFits(from, fast)) {
         // the common, well-formed message: classified from its bytes, no object tree built
         parsed = true;
@@ -184,6 +183,7 @@ export class Session {
         }
         msgBytes = data;
       } else {
+        const utf8 = isUtf8(data);
         const verbatim = utf8 && data.lastIndexOf(0x0d, end - 1) === -1;
         const text = end === 0 ? '' : data.toString('utf8', 0, end);
         if (mayBeJson(data, end)) {

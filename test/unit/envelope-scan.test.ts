@@ -3,6 +3,7 @@
  * only accepts what JSON.parse accepts, classifies it the same way, and a session gives the same records
  * with it as without it — on real session logs, on generated messages and on mutated bytes.
  */
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -27,6 +28,8 @@ function agree(line: Buffer): boolean {
   const fast = scanEnvelope(line);
   if (fast === null) return false;
   expect(parses(line), `scanner accepted invalid JSON: ${line.toString('utf8').slice(0, 200)}`).toBe(true);
+  expect(isUtf8(line), 'scanner accepted invalid UTF-8').toBe(true);
+  expect(line.includes(0x0d), 'scanner accepted a CR').toBe(false);
   const full = classify(JSON.parse(line.toString('utf8')));
   expect(fast.kind).toBe(full.kind);
   expect(fast.shape).toBe(full.shape);
@@ -108,6 +111,13 @@ describe('envelope scanner', () => {
       expect(scanEnvelope(Buffer.from(text)), text).toBeNull();
     }
     expect(scanEnvelope(Buffer.alloc(FAST_PATH_MAX_BYTES + 1, 0x20))).toBeNull();
+    // invalid UTF-8 inside a string (a lone continuation byte, a truncated sequence), and a CR as whitespace
+    for (const bytes of [[0x80], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      const line = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"a'), Buffer.from(bytes), Buffer.from('"}}')]);
+      expect(scanEnvelope(line)).toBeNull();
+    }
+    expect(scanEnvelope(Buffer.from('{"jsonrpc":"2.0",\r"id":1,"method":"x"}'))).toBeNull();
+    expect(scanEnvelope(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"é€😀"}}'))).toMatchObject({ params: { name: 'é€😀' } });
   });
 
   it('agrees with JSON.parse + classify on generated messages', () => {
