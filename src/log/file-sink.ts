@@ -335,8 +335,9 @@ export class FileSink {
     let i = 0;
     while (i < job.ends.length && job.ends[i]! <= offset) i++;
     const firstStart = i > 0 ? job.ends[i - 1]! : job.lead ? job.start + 1 : job.start;
-    // bytes of record i (or of the leading line end) reached the file: the line there is torn
-    if (offset > firstStart && i < job.ends.length) this.tornTail = true;
+    // bytes of record i reached the file: the line there is torn; or the line end meant to end an
+    // earlier torn line did not reach it: that line is still torn
+    if ((offset > firstStart && i < job.ends.length) || (job.lead && offset === job.start)) this.tornTail = true;
     let carries = 0;
     for (let k = i; k < job.carryList.length; k++) carries += job.carryList[k]!;
     return { records: job.ends.length - i, carries };
