@@ -172,7 +172,15 @@ export class FileSink {
   writeRecord(record: LogRecord, body: Buffer): boolean {
     const carries = this.admit();
     if (carries < 0) return false;
-    return this.bound(this.queue.appendRecord(record, body, carries), carries);
+    let size: number;
+    try {
+      size = this.queue.appendRecord(record, body, carries);
+    } catch (err) {
+      // the caller writes the record another way (see Observer.emit): the loss count goes with it
+      this.carryNext = carries;
+      throw err;
+    }
+    return this.bound(size, carries);
   }
 
   /** Before queueing a record: the loss count it carries, or -1 when it cannot be kept (counted). */
@@ -347,17 +355,22 @@ export class FileSink {
     if (!this.closed) return;
     if (this.fd !== null) {
       let job: Job | null = null;
+      let at = 0;
       try {
         if (this.queue.count > 0 && this.broken) this.lose(this.queue.dropAll().records, 'write-failed');
         // with rotation the rest goes in file-sized pieces too
         while (!this.broken && (job = this.takeJob()) !== null) {
-          for (let at = job.start; at < job.end; ) at += fs.writeSync(this.fd, job.buf, at, job.end - at);
-          this.size += job.end - job.start;
+          for (at = job.start; at < job.end; ) {
+            const n = fs.writeSync(this.fd, job.buf, at, job.end - at);
+            at += n;
+            this.size += n;
+          }
           this.queue.release(job);
           job = null;
         }
       } catch (err) {
-        const lost = (job ? job.records : 0) + this.queue.dropAll().records;
+        // a write that stopped inside the job kept the records it completed
+        const lost = (job ? this.unwritten(job, at).records : 0) + this.queue.dropAll().records;
         this.lose(lost, 'write-failed');
         if (!this.outage) this.opts.warn(`log write failed at exit (${describeFsError(err)}); ${lost} records lost`);
         this.outage = true;

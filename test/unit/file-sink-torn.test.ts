@@ -23,7 +23,27 @@ afterEach(() => {
 const rec = (seq: number): string => `${JSON.stringify({ v: 1, seq, pad: 'x'.repeat(40) })}\n`;
 const enospc = (): NodeJS.ErrnoException => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 
-describe('file sink: torn lines', () => {
+describe('file sink: torn lines and loss counts', () => {
+  it('keeps the loss count a record carries when that record could not be encoded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-carry-'));
+    try {
+      const sink = new FileSink({ path: join(dir, 'jsonrpc.log'), checkIntervalMs: 0, maxQueueBytes: 10, warn: () => {} });
+      expect(sink.open()).toBe(true);
+      expect(sink.write(rec(1))).toBe(true); // the queue now holds more than its bound
+      expect(sink.write(rec(2))).toBe(false); // dropped and counted
+      expect(sink.takeLoss()).toEqual({ lost: 1, reason: 'queue-full' });
+      // the gap record that reports it cannot be encoded (a value JSON cannot hold) …
+      const bad = { v: 1, time: 1, session: 's', seq: 3, from: 'proxy', kind: 'event', event: 'gap', big: 1n } as never;
+      expect(() => sink.writeRecord(bad, Buffer.from('{}'))).toThrow();
+      // … so it is written another way, and is dropped too: the count it carried comes back with it
+      expect(sink.write(rec(3))).toBe(false);
+      expect(sink.takeLoss()).toEqual({ lost: 2, reason: 'queue-full' });
+      await sink.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('ends a torn line even after a retry that wrote nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-torn-'));
     try {
