@@ -106,30 +106,30 @@ export class Observer {
     }
   }
 
-  /** Analyses waiting chunks for up to a time slice, then lets the event loop relay what has arrived. */
+  /** A slice of analysis, then the event loop relays what has arrived; the rest waits for the next turn. */
   private readonly onImmediate = (): void => {
     this.scheduled = false;
-    const w = this.waiting;
-    const until = performance.now() + SLICE_MS;
-    let n = 0;
-    while (n < w.length) {
-      const { splitter, chunk, time } = w[n++]!;
-      this.waitingBytes -= chunk.length;
-      this.feed(splitter, chunk, time);
-      if (performance.now() >= until && this.waitingBytes <= SLICE_BYTES * 4) break;
-    }
-    w.splice(0, n);
-    if (w.length > 0) this.schedule();
+    this.analyseWaiting(performance.now() + SLICE_MS);
+    if (this.waiting.length > 0) this.schedule();
   };
 
-  /** Analyses the chunks that wait, in arrival order. */
+  /** Analyses all the chunks that wait, in arrival order (before anything that must come after them). */
   private drain(): void {
+    if (this.waiting.length > 0) this.analyseWaiting(Infinity);
+  }
+
+  /**
+   * Analyses waiting chunks in arrival order until `until` (performance.now() time) has passed, but never
+   * leaves more than a few slices waiting. Each chunk is taken off the list before its analysis.
+   */
+  private analyseWaiting(until: number): void {
     const w = this.waiting;
-    if (w.length === 0) return;
-    // a chunk's lines may make the analysis call back in (events): take them off the list first
-    const items = w.splice(0);
-    this.waitingBytes = 0;
-    for (const { splitter, chunk, time } of items) this.feed(splitter, chunk, time);
+    while (w.length > 0) {
+      const { splitter, chunk, time } = w.shift()!;
+      this.waitingBytes -= chunk.length;
+      this.feed(splitter, chunk, time);
+      if (this.waitingBytes <= SLICE_BYTES * 4 && performance.now() >= until) return;
+    }
   }
 
   /** Flushes a torn last line of one direction when its stream ends. */
