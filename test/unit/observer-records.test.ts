@@ -29,6 +29,34 @@ function observe(server: Buffer): { lines: string[]; records: Array<Record<strin
   return { lines, records: lines.map((l) => JSON.parse(l) as Record<string, unknown>), warnings };
 }
 
+describe('observer: analysis beside the relay', () => {
+  const line = (i: number): string => `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${i}${'x'.repeat(200)}"}}\n`;
+
+  it('analyses after the relay has had its turn, and before any event that follows', async () => {
+    const sink = memorySink();
+    const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => 1 });
+    o.fromServer(Buffer.from(line(1) + line(2)));
+    expect(sink.text()).toBe(''); // nothing yet: the chunk waits for setImmediate
+    o.event('signal', { signal: 'SIGTERM' });
+    const kinds = sink.text().split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { kind: string }).kind);
+    expect(kinds).toEqual(['notification', 'notification', 'event']);
+    o.fromServer(Buffer.from(line(3)));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(sink.text()).toContain('"data":"3x');
+  });
+
+  it('catches up at once when more than 1 MiB waits (memory stays bounded)', () => {
+    const sink = memorySink();
+    const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => 1 });
+    const chunk = Buffer.from(Array.from({ length: 256 }, (_, i) => line(i)).join('')); // ~74 KiB
+    for (let i = 0; i < 20; i++) o.fromServer(chunk); // ~1.5 MiB, with no turn of the event loop
+    const records = sink.text().split('\n').filter((l) => l !== '').length;
+    const waitingBytes = ((20 * 256 - records) / 256) * chunk.length;
+    expect(records).toBeGreaterThan(0);
+    expect(waitingBytes).toBeLessThanOrEqual(1024 * 1024);
+  });
+});
+
 describe('observer records', () => {
   it('never writes a raw CR: a message with CR as JSON whitespace is re-serialized', () => {
     const { lines, records } = observe(Buffer.from('{"jsonrpc":"2.0",\r"method":"notifications/message","params":{}}\n{"jsonrpc":"2.0","method":"a","params":{}}\r\r\n'));
