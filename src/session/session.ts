@@ -176,11 +176,7 @@ export class Session {
       if (fast !== null && this.fastPathFits(from, fast)) {
         // the common, well-formed message: classified from its bytes, no object tree built
         parsed = true;
-        try {
-          this.classified(from, fast, rec, rec.seq, time);
-        } catch (err) {
-          addNote(rec, notes.analysisError(err));
-        }
+        this.analyse(from, undefined, rec, time, fast);
         msgBytes = data;
       } else {
         const utf8 = isUtf8(data);
@@ -304,10 +300,14 @@ export class Session {
     this.out(msgBytes === undefined ? { record: rec } : new VerbatimOutput(rec, msgBytes, msgText));
   }
 
-  /** A parsed line: one message or a batch. Analysis bugs never cost the record. */
-  private analyse(from: Side, value: unknown, rec: LogRecord, time: number): void {
+  /**
+   * A parsed line (one message or a batch), or one the fast path already classified. Analysis bugs never
+   * cost the record.
+   */
+  private analyse(from: Side, value: unknown, rec: LogRecord, time: number, fast?: Classified): void {
     try {
-      if (Array.isArray(value)) this.batch(from, value, rec, time);
+      if (fast !== undefined) this.classified(from, fast, rec, rec.seq, time);
+      else if (Array.isArray(value)) this.batch(from, value, rec, time);
       else this.message(from, value, rec, rec.seq, time);
     } catch (err) {
       addNote(rec, notes.analysisError(err));
