@@ -153,7 +153,6 @@ class JsonShortener implements Shortener {
   // Numbers and literals.
   private readonly tokBuf = Buffer.alloc(TOKEN_CAP);
   private tokLen = 0;
-  private tokStart = 0;
   private tokLiteral: Buffer | null = null;
   private numState = N_INT;
 
@@ -278,12 +277,12 @@ class JsonShortener implements Shortener {
       return;
     }
     if (b === 0x2d || (b >= 0x30 && b <= 0x39)) {
-      this.startToken(b, pos, null);
+      this.startToken(b, null);
       return;
     }
     const literal = LITERALS[b];
     if (literal) {
-      this.startToken(b, pos, literal);
+      this.startToken(b, literal);
       return;
     }
     this.state = S_BAD;
@@ -495,8 +494,7 @@ class JsonShortener implements Shortener {
 
   // ---- numbers and literals ----
 
-  private startToken(b: number, pos: number, literal: Buffer | null): void {
-    this.tokStart = pos;
+  private startToken(b: number, literal: Buffer | null): void {
     this.tokLiteral = literal;
     this.tokBuf[0] = b;
     this.tokLen = 1;

@@ -39,7 +39,7 @@ function idText(id: unknown): string {
 /** The Markdown look of the shared header rows. */
 const MD_HEADER: HeaderStyle = { code: (t) => code(t, true), text: (t) => t, dash: '—' };
 
-function renderHeader(s: SessionSummary, ctx: Ctx, out: string[]): void {
+function renderHeader(s: SessionSummary, out: string[]): void {
   out.push('| | |', '|---|---|');
   for (const [k, v] of headerRows(s.header, MD_HEADER)) out.push(`| ${k} | ${v} |`);
   out.push('');
@@ -287,7 +287,7 @@ function* renderSession(records: readonly LogRecord[], opts: Required<MarkdownOp
     cancelled: new Set(summary.cancelled.map((p) => p.seq)),
   };
   if (title) out.push(title, '');
-  renderHeader(summary, ctx, out);
+  renderHeader(summary, out);
   renderSummary(summary, ctx, out);
   const conv = buildConversation(records);
   out.push(`${h}# Conversation`, '');
