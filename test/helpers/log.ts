@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 export type Rec = Record<string, unknown> & { seq: number; from: string; kind: string; event?: string; session: string };
 
 /** All records in the file, in order; throws on a line that is not JSON (the log must never hold one). */
-export function readRecords(path: string): Rec[] {
+export function readRecords(path: string | URL): Rec[] {
   const text = readFileSync(path, 'utf8');
   return text
     .split('\n')

@@ -11,15 +11,11 @@ import { code, fence, html, prose } from '../../src/transcript/md-escape.js';
 import { redactRecords } from '../../src/transcript/redact.js';
 import { VERSION } from '../../src/version.js';
 import { plantedRedactOptions, SECRETS_LOG } from '../fixtures/planted-secrets.js';
+import { readRecords } from '../helpers/log.js';
 
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
 
-function load(path: string | URL): LogRecord[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as LogRecord);
-}
+const load = (path: string | URL): LogRecord[] => readRecords(path) as unknown as LogRecord[];
 
 /** Volatile values → placeholders: only the exporting version changes between runs of the same log. */
 function normalise(md: string): string {

@@ -4,19 +4,14 @@
  * the bar of their request, and ticks on the notification, stderr and other lanes.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import type { LogRecord } from '../../src/log/record.js';
 import { validateRecord } from '../../src/log/validate-record.js';
 import { buildSessionModel, errorTextOf, isErrorTextOf, type Bar } from '../../src/report/model.js';
+import { readRecords } from '../helpers/log.js';
 
 const FIXTURE = new URL('../fixtures/logs/report-basic.jsonl', import.meta.url);
 
-function load(path: string | URL): LogRecord[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as LogRecord);
-}
+const load = (path: string | URL): LogRecord[] => readRecords(path) as unknown as LogRecord[];
 
 const records = load(FIXTURE);
 const model = buildSessionModel(records);

@@ -4,21 +4,16 @@
  * limits, several sessions, the redaction notice.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { LogRecord } from '../../src/log/record.js';
 import { renderReport } from '../../src/report/page.js';
 import { PAGE_SCRIPT } from '../../src/report/page-script.js';
 import { escapeHtml, jsonForScript, visibleText } from '../../src/report/safe-json.js';
+import { readRecords } from '../helpers/log.js';
 
 const FIXTURE = new URL('../fixtures/logs/report-basic.jsonl', import.meta.url);
 
-function load(path: string | URL): LogRecord[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as LogRecord);
-}
+const load = (path: string | URL): LogRecord[] => readRecords(path) as unknown as LogRecord[];
 
 interface Data {
   version: string;
