@@ -4,7 +4,6 @@
  * with it as without it — on real session logs, on generated messages and on mutated bytes.
  */
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { classify } from '../../src/protocol/classify.js';
 import { FAST_PATH_MAX_BYTES, scanEnvelope } from '../../src/protocol/envelope-scan.js';
 import { serializeRecord } from '../../src/log/serialize.js';
 import { Session } from '../../src/session/session.js';
+import { readRecords } from '../helpers/log.js';
 import { ROOT } from '../helpers/paths.js';
 
 const parses = (b: Buffer): boolean => {
@@ -159,10 +159,7 @@ describe('envelope scanner', () => {
 
   it('gives the same records with and without the fast path (recorded sessions)', () => {
     for (const name of ['everything.jsonl', 'check-problems.jsonl', 'check-live.jsonl', 'report-basic.jsonl', 'replay-calc-bug.jsonl']) {
-      const lines = readFileSync(join(ROOT, 'test', 'fixtures', 'logs', name), 'utf8')
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as { from: string; msg?: unknown; raw?: string })
+      const lines = readRecords(join(ROOT, 'test', 'fixtures', 'logs', name))
         .filter((r) => (r.from === 'client' || r.from === 'server') && (r.msg !== undefined || typeof r.raw === 'string'))
         .map((r) => ({ from: r.from as 'client' | 'server', data: Buffer.from(r.msg !== undefined ? JSON.stringify(r.msg) : r.raw!, 'utf8') }));
       expect(lines.length, name).toBeGreaterThan(3);
