@@ -4,36 +4,27 @@
  * 20 MB and more, in any chunking. The fixture `cat.mjs` echoes its stdin and reports the sha256 of what it
  * received, so one run checks both directions independently.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runTap, type TapRun } from '../helpers/run-tap.js';
-import { fixture, tempDir } from '../helpers/paths.js';
+import { runTap, tapSandbox } from '../helpers/run-tap.js';
+import { fixture } from '../helpers/paths.js';
 import { readRecords } from '../helpers/log.js';
 import { waitFor } from '../helpers/wait.js';
 import { split } from '../helpers/split.js';
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
-beforeEach(() => {
-  tmp = tempDir();
-  runs = [];
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  tmp.cleanup();
-});
+const box = tapSandbox();
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 /** Sends the chunks through `mcp-tap -- node cat.mjs`; returns what came back and what the server saw. */
 async function relay(chunks: Buffer[], name: string): Promise<{ out: Buffer; serverSha: string; serverBytes: number; log: string; code: number | null }> {
-  const shaFile = join(tmp.dir, `${name}.sha`);
-  const log = join(tmp.dir, `${name}.log`);
+  const shaFile = join(box.dir, `${name}.sha`);
+  const log = join(box.dir, `${name}.log`);
   const r = runTap(['--log', log, '--', process.execPath, fixture('cat.mjs')], { env: { TAP_SHA_FILE: shaFile } });
-  runs.push(r);
+  box.track(r);
   for (const c of chunks) await r.write(c);
   r.child.stdin.end();
   const { code } = await r.exited(20_000);
@@ -91,9 +82,9 @@ describe('byte exactness', () => {
   }, 180_000); // 20 runs of two process starts each: seconds alone, much longer on a loaded CI machine
 
   it('forwards bytes as they arrive: half a line reaches the other side before its LF is written', async () => {
-    const shaFile = join(tmp.dir, 'half.sha');
-    const r = runTap(['--log', join(tmp.dir, 'half.log'), '--', process.execPath, fixture('cat.mjs')], { env: { TAP_SHA_FILE: shaFile } });
-    runs.push(r);
+    const shaFile = join(box.dir, 'half.sha');
+    const r = runTap(['--log', join(box.dir, 'half.log'), '--', process.execPath, fixture('cat.mjs')], { env: { TAP_SHA_FILE: shaFile } });
+    box.track(r);
     await r.write('{"jsonrpc":"2.0",');
     await waitFor(() => r.stdout().toString() === '{"jsonrpc":"2.0",', 5000, 'the first half of the line to come back');
     await r.write('"method":"ping"}\n');

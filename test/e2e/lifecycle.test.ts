@@ -2,43 +2,27 @@
  * One test per process-lifecycle path of the relay (issue 2 §4). Each runs the built CLI with a fixture
  * server that records its pid, and asserts afterwards that no server process is left alive.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { runTap, tapLines, type TapRun } from '../helpers/run-tap.js';
-import { fixture, tempDir } from '../helpers/paths.js';
+import { runTap, tapLines, type TapRun, tapSandbox } from '../helpers/run-tap.js';
+import { fixture } from '../helpers/paths.js';
 import { processesWith, readPid, waitDead, waitFor } from '../helpers/wait.js';
 import { events, readRecords } from '../helpers/log.js';
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
+const box = tapSandbox(undefined, ['server.pid']);
 let pidFile: string;
 let logFile: string;
-
 beforeEach(() => {
-  tmp = tempDir();
-  pidFile = join(tmp.dir, 'server.pid');
-  logFile = join(tmp.dir, 'tap.jsonrpc.log');
-  runs = [];
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  // a server the test failed to see die must not outlive the test run
-  if (existsSync(pidFile)) {
-    try {
-      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  tmp.cleanup();
+  pidFile = join(box.dir, 'server.pid');
+  logFile = join(box.dir, 'tap.jsonrpc.log');
 });
 
 /** Starts mcp-tap with the pid-recording env and the test's log file. */
 function tap(args: string[], extraEnv: NodeJS.ProcessEnv = {}): TapRun {
   const r = runTap(['--log', logFile, ...args], { env: { TAP_PID_FILE: pidFile, ...extraEnv } });
-  runs.push(r);
+  box.track(r);
   return r;
 }
 
@@ -64,7 +48,7 @@ describe('exit status', () => {
       env: { TAP_PID_FILE: pidFile },
       collect: false,
     });
-    runs.push(r);
+    box.track(r);
     // the server is gone and the session ended while its last bytes still wait for the host
     await waitFor(() => existsSync(logFile) && readFileSync(logFile, 'utf8').includes('"event":"end"'), 10_000, 'the end record');
     const out: Buffer[] = [];
@@ -111,7 +95,7 @@ describe('spawn failures', () => {
   });
 
   it('exits 126 when the command is not executable', async () => {
-    const script = join(tmp.dir, 'server.sh');
+    const script = join(box.dir, 'server.sh');
     writeFileSync(script, '#!/bin/sh\necho hi\n');
     chmodSync(script, 0o644);
     const r = tap(['--', script]);
@@ -124,7 +108,7 @@ describe('spawn failures', () => {
   });
 
   it('exits 126 naming the interpreter when a script\'s #! interpreter does not exist', async () => {
-    const script = join(tmp.dir, 'server.py');
+    const script = join(box.dir, 'server.py');
     writeFileSync(script, '#!/usr/bin/no-such-python9\nprint(1)\n');
     chmodSync(script, 0o755);
     const r = tap(['--', script]);
@@ -134,7 +118,7 @@ describe('spawn failures', () => {
   });
 
   it('exits 126 when the command is a directory', async () => {
-    const r = tap(['--', tmp.dir]);
+    const r = tap(['--', box.dir]);
     expect((await r.exited()).code).toBe(126);
     expectNoStackTrace(r.stderr());
   });
@@ -242,7 +226,7 @@ describe('shutdown', () => {
 
   it('EPIPE: the host stops reading stdout while the server writes → the server is shut down, no stack trace', async () => {
     const r = runTap(['--log', logFile, '--grace', '1000', '--', 'node', fixture('chatty.mjs')], { env: { TAP_PID_FILE: pidFile }, collect: false });
-    runs.push(r);
+    box.track(r);
     await r.waitStderr('ready\n');
     const pid = await readPid(pidFile);
     // wait until bytes flow, then close our read end of mcp-tap's stdout
@@ -264,7 +248,7 @@ describe('shutdown', () => {
 describe('usage errors', () => {
   it('bare `mcp-tap` prints the help on stdout and exits 0', async () => {
     const r = runTap([]);
-    runs.push(r);
+    box.track(r);
     expect((await r.exited()).code).toBe(0);
     expect(r.stdout().toString()).toMatch(/Usage:\n  mcp-tap \[options\] -- <command>/);
   });
@@ -277,7 +261,7 @@ describe('usage errors', () => {
     [['--', ''], /empty/],
   ])('%j exits 2 with one line', async (args, message) => {
     const r = runTap(args, { env: { TAP_PID_FILE: pidFile } });
-    runs.push(r);
+    box.track(r);
     const { code } = await r.exited();
     expect(code).toBe(2);
     const lines = r.stderr().trimEnd().split('\n');

@@ -3,23 +3,14 @@
  * stderr. Tests run as root, which ignores directory permissions, so "unwritable" is made with a parent
  * that is a regular file (cannot be opened) and /dev/full (every write fails with ENOSPC).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runTap, tapLines, type TapRun } from '../helpers/run-tap.js';
-import { fixture, tempDir } from '../helpers/paths.js';
+import { runTap, tapLines, type TapRun, tapSandbox } from '../helpers/run-tap.js';
+import { fixture } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
-beforeEach(() => {
-  tmp = tempDir();
-  runs = [];
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  tmp.cleanup();
-});
+const box = tapSandbox();
 
 /**
  * Relays request/response round trips through `cat.mjs` for at least `minMs` (longer than the sink's
@@ -27,7 +18,7 @@ afterEach(() => {
  */
 async function session(args: string[], env: NodeJS.ProcessEnv = {}, minMs = 1300): Promise<{ sent: Buffer; r: TapRun; code: number | null }> {
   const r = runTap([...args, '--', process.execPath, fixture('cat.mjs')], { env });
-  runs.push(r);
+  box.track(r);
   const sent: Buffer[] = [];
   const started = Date.now();
   for (let i = 0; i === 0 || Date.now() - started < minMs; i++) {
@@ -47,7 +38,7 @@ const warnings = (stderr: string): string[] => tapLines(stderr).filter((l) => !l
 
 describe('log cannot be written', () => {
   it('parent of --log is a regular file: relay unchanged, one warning', async () => {
-    const notADir = join(tmp.dir, 'file');
+    const notADir = join(box.dir, 'file');
     writeFileSync(notADir, 'x');
     const log = join(notADir, 'sub', 'x.jsonrpc.log');
     const { sent, r, code } = await session(['--log', log]);
@@ -62,7 +53,7 @@ describe('log cannot be written', () => {
   });
 
   it('MCP_TAP_LOG names an unopenable path: same', async () => {
-    const notADir = join(tmp.dir, 'file2');
+    const notADir = join(box.dir, 'file2');
     writeFileSync(notADir, 'x');
     const { sent, r, code } = await session([], { MCP_TAP_LOG: join(notADir, 'x.log') }, 0);
     expect(code).toBe(0);
@@ -81,10 +72,10 @@ describe('log cannot be written', () => {
   });
 
   it('--no-log: relay only, nothing written, nothing said', async () => {
-    const { sent, r, code } = await session(['--no-log'], { XDG_STATE_HOME: tmp.dir }, 0);
+    const { sent, r, code } = await session(['--no-log'], { XDG_STATE_HOME: box.dir }, 0);
     expect(code).toBe(0);
     expect(r.stdout().equals(sent)).toBe(true);
     expect(tapLines(r.stderr())).toEqual([]);
-    expect(existsSync(join(tmp.dir, 'mcp-tap'))).toBe(false);
+    expect(existsSync(join(box.dir, 'mcp-tap'))).toBe(false);
   });
 });

@@ -6,13 +6,13 @@
  * "Blocked" is a condition, not a sleep: mcp-tap's read counter (/proc/<pid>/io rchar) stops moving.
  * Linux only (/proc).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { runTap, type TapRun } from '../helpers/run-tap.js';
-import { fixture, tempDir } from '../helpers/paths.js';
+import { runTap, tapSandbox } from '../helpers/run-tap.js';
+import { fixture } from '../helpers/paths.js';
 import { readPid, waitDead, waitFor } from '../helpers/wait.js';
 
 const TOTAL = 100 * 1024 * 1024;
@@ -23,24 +23,10 @@ const IN_FLIGHT_BOUND = 16 * 1024 * 1024;
 
 const onLinux = process.platform === 'linux';
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
+const box = tapSandbox('mcp-tap-rel-bp-', ['server.pid']);
 let pidFile: string;
 beforeEach(() => {
-  tmp = tempDir('mcp-tap-rel-bp-');
-  runs = [];
-  pidFile = join(tmp.dir, 'server.pid');
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  if (existsSync(pidFile)) {
-    try {
-      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-  tmp.cleanup();
+  pidFile = join(box.dir, 'server.pid');
 });
 
 /** A field of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak so far); 0 when the process is gone. */
@@ -104,13 +90,13 @@ async function countLines(log: string): Promise<{ client: number; server: number
 
 describe.runIf(onLinux)('backpressure (100 MB)', () => {
   it('item 2: the server does not read stdin while the host writes 100 MB → memory stays flat, nothing lost once it reads', async () => {
-    const gate = join(tmp.dir, 'gate');
-    const shaFile = join(tmp.dir, 'server.sha');
-    const log = join(tmp.dir, 'in.jsonrpc.log');
+    const gate = join(box.dir, 'gate');
+    const shaFile = join(box.dir, 'server.sha');
+    const log = join(box.dir, 'in.jsonrpc.log');
     const r = runTap(['--log', log, '--', process.execPath, fixture('rel-gated-sink.mjs')], {
       env: { REL_GATE: gate, TAP_SHA_FILE: shaFile, TAP_PID_FILE: pidFile },
     });
-    runs.push(r);
+    box.track(r);
     await r.waitStderr('ready\n');
     const peak = watchPeak(r.pid);
 
@@ -154,13 +140,13 @@ describe.runIf(onLinux)('backpressure (100 MB)', () => {
   });
 
   it('item 3: the host does not read stdout while the server writes 100 MB → memory stays flat, nothing lost once it reads', async () => {
-    const shaFile = join(tmp.dir, 'flood.sha');
-    const log = join(tmp.dir, 'out.jsonrpc.log');
+    const shaFile = join(box.dir, 'flood.sha');
+    const log = join(box.dir, 'out.jsonrpc.log');
     const r = runTap(['--log', log, '--', process.execPath, fixture('rel-flood.mjs')], {
       env: { REL_FLOOD_BYTES: String(TOTAL), REL_SEED: '7', TAP_SHA_FILE: shaFile, TAP_PID_FILE: pidFile },
       collect: false,
     });
-    runs.push(r);
+    box.track(r);
     await r.waitStderr('ready\n');
     const peak = watchPeak(r.pid);
     // the flood starts when its stdin delivers a byte; we do not read mcp-tap's stdout yet

@@ -2,47 +2,26 @@
  * Issue 8, items 1 and 4, with real processes (the built CLI): a server that crashes mid-response, and a
  * server whose grandchildren keep its stdio pipes open after it exits.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { runTap, tapLines, type TapRun } from '../helpers/run-tap.js';
-import { fixture, tempDir } from '../helpers/paths.js';
+import { runTap, tapLines, type TapRun, tapSandbox } from '../helpers/run-tap.js';
+import { fixture } from '../helpers/paths.js';
 import { isAlive, readPid, waitDead } from '../helpers/wait.js';
 import { events, readRecords } from '../helpers/log.js';
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
-let pidFiles: string[] = [];
-
-beforeEach(() => {
-  tmp = tempDir('mcp-tap-rel-');
-  runs = [];
-  pidFiles = [];
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  for (const f of pidFiles) {
-    if (!existsSync(f)) continue;
-    try {
-      process.kill(Number(readFileSync(f, 'utf8')), 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  tmp.cleanup();
-});
+const box = tapSandbox('mcp-tap-rel-');
 
 function tap(args: string[], env: NodeJS.ProcessEnv = {}): TapRun {
   const r = runTap(args, { env });
-  runs.push(r);
+  box.track(r);
   return r;
 }
 
 describe('item 1: the server crashes mid-response', () => {
   it('the host gets exactly the bytes written, mcp-tap exits 1, the log has the partial line and the exit', async () => {
-    const log = join(tmp.dir, 'crash.jsonrpc.log');
-    const pidFile = join(tmp.dir, 'server.pid');
-    pidFiles.push(pidFile);
+    const log = join(box.dir, 'crash.jsonrpc.log');
+    const pidFile = join(box.dir, 'server.pid');
+    box.pidFiles.push(pidFile);
     const r = tap(['--log', log, '--', process.execPath, fixture('rel-crash.mjs')], { TAP_PID_FILE: pidFile });
     const request = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}\n';
     await r.write(request);
@@ -73,10 +52,10 @@ describe('item 1: the server crashes mid-response', () => {
 
 describe('item 4: grandchildren hold the pipes after the server exits', () => {
   it('mcp-tap exits after the grace period, says why on stderr, and the grandchild is stopped', async () => {
-    const log = join(tmp.dir, 'gc.jsonrpc.log');
-    const pidFile = join(tmp.dir, 'server.pid');
-    const gcFile = join(tmp.dir, 'grandchild.pid');
-    pidFiles.push(pidFile, gcFile);
+    const log = join(box.dir, 'gc.jsonrpc.log');
+    const pidFile = join(box.dir, 'server.pid');
+    const gcFile = join(box.dir, 'grandchild.pid');
+    box.pidFiles.push(pidFile, gcFile);
     const grace = 600;
     const r = tap(['--log', log, '--grace', String(grace), '--', process.execPath, fixture('rel-grandchild.mjs')], { TAP_PID_FILE: pidFile, REL_GRANDCHILD_PID: gcFile });
     const grandchild = await readPid(gcFile);
@@ -103,9 +82,9 @@ describe('item 4: grandchildren hold the pipes after the server exits', () => {
   });
 
   it('a grandchild that also ignores SIGTERM does not outlive mcp-tap: SIGKILL follows after the grace period', async () => {
-    const pidFile = join(tmp.dir, 'server.pid');
-    const gcFile = join(tmp.dir, 'grandchild.pid');
-    pidFiles.push(pidFile, gcFile);
+    const pidFile = join(box.dir, 'server.pid');
+    const gcFile = join(box.dir, 'grandchild.pid');
+    box.pidFiles.push(pidFile, gcFile);
     const r = tap(['--no-log', '--grace', '500', '--', process.execPath, fixture('rel-grandchild.mjs')], {
       TAP_PID_FILE: pidFile,
       REL_GRANDCHILD_PID: gcFile,

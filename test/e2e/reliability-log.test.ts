@@ -9,7 +9,7 @@
  * as `nobody`; a full disk by /dev/full and by a file size limit (ulimit -f, which also makes writes
  * short, as a filling disk does).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -28,21 +28,12 @@ import {
   closeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { runTap, tapLines, type TapRun } from '../helpers/run-tap.js';
-import { CLI, fixture, FIXTURES, ROOT, tempDir } from '../helpers/paths.js';
+import { runTap, tapLines, type TapRun, tapSandbox } from '../helpers/run-tap.js';
+import { CLI, fixture, FIXTURES, ROOT } from '../helpers/paths.js';
 import { installForOtherUser } from '../helpers/other-user.js';
 import { waitFor } from '../helpers/wait.js';
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
-beforeEach(() => {
-  tmp = tempDir('mcp-tap-rel-log-');
-  runs = [];
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  tmp.cleanup();
-});
+const box = tapSandbox('mcp-tap-rel-log-');
 
 const CAT = fixture('cat.mjs');
 
@@ -136,10 +127,10 @@ function expectExactAccounting(recs: Rec[]): { present: number; lost: number; la
 
 describe('item 5: the log cannot be written', () => {
   it('the log path is a directory: relay unchanged, one warning', async () => {
-    const dirLog = join(tmp.dir, 'a-directory.jsonrpc.log');
+    const dirLog = join(box.dir, 'a-directory.jsonrpc.log');
     mkdirSync(dirLog);
     const c = new Conversation(runTap(['--log', dirLog, '--', process.execPath, CAT]));
-    runs.push(c.r);
+    box.track(c.r);
     await c.some(20);
     await c.end();
     const w = warnings(c.r);
@@ -149,7 +140,7 @@ describe('item 5: the log cannot be written', () => {
 
   it.runIf(process.platform === 'linux')('the log path is under /proc (cannot be created): relay unchanged, one warning', async () => {
     const c = new Conversation(runTap(['--log', '/proc/self/mcp-tap.jsonrpc.log', '--', process.execPath, CAT]));
-    runs.push(c.r);
+    box.track(c.r);
     await c.some(20);
     await c.end();
     const w = warnings(c.r);
@@ -159,8 +150,8 @@ describe('item 5: the log cannot be written', () => {
 
   it.runIf(process.platform !== 'win32')('a read-only directory (mcp-tap runs as nobody): relay unchanged, one warning', async () => {
     // the temp dir must be traversable by nobody; the log directory inside it is read-only
-    chmodSync(tmp.dir, 0o755);
-    const ro = join(tmp.dir, 'read-only');
+    chmodSync(box.dir, 0o755);
+    const ro = join(box.dir, 'read-only');
     mkdirSync(ro, { mode: 0o555 });
     chmodSync(ro, 0o555);
     const asRoot = process.getuid?.() === 0;
@@ -187,10 +178,10 @@ describe('item 5: the log cannot be written', () => {
   });
 
   it('full disk, then space again (the path swapped to /dev/full and back): one warning each, the loss is counted exactly', async () => {
-    const log = join(tmp.dir, 'full.jsonrpc.log');
-    const keep = join(tmp.dir, 'full.jsonrpc.log.before');
+    const log = join(box.dir, 'full.jsonrpc.log');
+    const keep = join(box.dir, 'full.jsonrpc.log.before');
     const c = new Conversation(runTap(['--log', log, '--', process.execPath, CAT]));
-    runs.push(c.r);
+    box.track(c.r);
     await c.some(20);
     // keep the first file readable, then make the path a full disk
     linkSync(log, keep);
@@ -221,12 +212,12 @@ describe('item 5: the log cannot be written', () => {
   });
 
   it.runIf(process.platform !== 'win32')('a disk that fills mid-write (file size limit: short writes, then EFBIG), then space again: exact count', async () => {
-    const log = join(tmp.dir, 'limit.jsonrpc.log');
-    const full = join(tmp.dir, 'limit.jsonrpc.log.full');
+    const log = join(box.dir, 'limit.jsonrpc.log');
+    const full = join(box.dir, 'limit.jsonrpc.log.full');
     // ulimit -f counts 512-byte blocks in sh: 512 KB per file for mcp-tap (and the server, which writes
     // none), room enough in the second file for the rest of the session and its end record
     const sh = runUnderShell(`ulimit -f 1024; exec "${process.execPath}" "${CLI}" --log "${log}" -- "${process.execPath}" "${CAT}"`);
-    runs.push(sh);
+    box.track(sh);
     const c = new Conversation(sh);
     await c.until(() => /EFBIG/.test(c.r.stderr()), 'the file-too-large warning');
     await c.some(30);
@@ -246,9 +237,9 @@ describe('item 5: the log cannot be written', () => {
   });
 
   it('the log is deleted while running: the sink reopens it, the new file has the later records and a gap counting what went to the deleted file', async () => {
-    const log = join(tmp.dir, 'deleted.jsonrpc.log');
+    const log = join(box.dir, 'deleted.jsonrpc.log');
     const c = new Conversation(runTap(['--log', log, '--', process.execPath, CAT]));
-    runs.push(c.r);
+    box.track(c.r);
     await c.some(20);
     // wait until the log holds the echo of the last message, then note where the deletion happens
     await waitFor(() => readFileSync(log, 'utf8').includes(`"from":"server","kind":"request","id":19,`), 5000, 'the last echo in the log');
@@ -323,7 +314,7 @@ function runUnderShell(script: string): TapRun {
 
 describe('item 6: log rotation', () => {
   it('a long session never holds more than (N + 1) × --max-log-size on disk; the kept files are the newest, in order', async () => {
-    const dir = join(tmp.dir, 'rot');
+    const dir = join(box.dir, 'rot');
     mkdirSync(dir);
     const log = join(dir, 'r.jsonrpc.log');
     const max = 1_000_000;
@@ -331,7 +322,7 @@ describe('item 6: log rotation', () => {
     const r = runTap(['--log', log, '--max-log-size', String(max), '--max-log-files', String(keep), '--', process.execPath, fixture('rel-flood.mjs')], {
       env: { REL_FLOOD_BYTES: String(25 * 1024 * 1024), REL_SEED: '3' },
     });
-    runs.push(r);
+    box.track(r);
     let worstTotal = 0;
     let worstFile = 0;
     const names = new Set<string>();
@@ -368,15 +359,15 @@ describe('item 6: log rotation', () => {
   });
 
   it('tail -f follows across rotations: every record once, in order', async () => {
-    const log = join(tmp.dir, 'follow.jsonrpc.log');
+    const log = join(box.dir, 'follow.jsonrpc.log');
     // enough rotated files kept that none is deleted: what tail shows can be compared with what was written
     const c = new Conversation(runTap(['--log', log, '--max-log-size', '8000', '--max-log-files', '100', '--', process.execPath, CAT]));
-    runs.push(c.r);
+    box.track(c.r);
     // tail -f needs the file to exist when it starts; it then shows the whole history (-n) and follows
     await c.one();
     await waitFor(() => existsSync(log), 5000, 'the log file');
     const tail = runTap(['tail', '-f', '-n', '100000', '--json', '--no-redact', '--session', 'all', log]);
-    runs.push(tail);
+    box.track(tail);
     await waitFor(() => tail.stdout().toString('utf8').includes('"from":"server","kind":"request","id":0,'), 10_000, 'tail to show the history');
     const seen = () => tail.stdout().toString('utf8');
     for (let batch = 0; batch < 10; batch++) {
@@ -390,7 +381,7 @@ describe('item 6: log rotation', () => {
     tail.child.kill('SIGINT');
     await tail.exited(5000);
     // the files on disk, oldest first, hold every record once (the writer side of rotation)
-    const rotated = readdirSync(tmp.dir).filter((n) => /^follow\.jsonrpc\.log\.\d+$/.test(n)).map((n) => Number(n.split('.').pop()));
+    const rotated = readdirSync(box.dir).filter((n) => /^follow\.jsonrpc\.log\.\d+$/.test(n)).map((n) => Number(n.split('.').pop()));
     expect(rotated.length).toBeGreaterThan(10); // it did rotate, many times
     const files = rotated.sort((a, b) => b - a).map((k) => `${log}.${k}`).concat(log);
     const written = recordsOf(files).map((r) => r.seq);

@@ -4,41 +4,25 @@
  * SIGKILLed (no handler can run) the parent-death watchdog stops the server's process group.
  * The watchdog needs POSIX process groups; on Windows only stdin EOF reaches the server (docs/reliability.md).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { runTap, type TapRun } from '../helpers/run-tap.js';
-import { fixture, tempDir } from '../helpers/paths.js';
+import { runTap, type TapRun, tapSandbox } from '../helpers/run-tap.js';
+import { fixture } from '../helpers/paths.js';
 import { isAlive, readPid, waitDead, waitFor } from '../helpers/wait.js';
 import { readRecords } from '../helpers/log.js';
 
 const posix = process.platform !== 'win32';
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
+const box = tapSandbox('mcp-tap-rel-sig-', ['server.pid', 'grandchild.pid']);
 let pidFile: string;
 let gcFile: string;
 let log: string;
-
 beforeEach(() => {
-  tmp = tempDir('mcp-tap-rel-sig-');
-  runs = [];
-  pidFile = join(tmp.dir, 'server.pid');
-  gcFile = join(tmp.dir, 'grandchild.pid');
-  log = join(tmp.dir, 'sig.jsonrpc.log');
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  for (const f of [pidFile, gcFile]) {
-    if (!existsSync(f)) continue;
-    try {
-      process.kill(Number(readFileSync(f, 'utf8')), 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-  tmp.cleanup();
+  pidFile = join(box.dir, 'server.pid');
+  gcFile = join(box.dir, 'grandchild.pid');
+  log = join(box.dir, 'sig.jsonrpc.log');
 });
 
 /** mcp-tap in front of a server that ignores SIGINT, SIGTERM and SIGHUP (and has a grandchild that does too). */
@@ -46,7 +30,7 @@ async function stubborn(grace: number): Promise<{ r: TapRun; server: number; gra
   const r = runTap(['--log', log, '--grace', String(grace), '--', process.execPath, fixture('rel-stubborn.mjs')], {
     env: { TAP_PID_FILE: pidFile, REL_GRANDCHILD_PID: gcFile },
   });
-  runs.push(r);
+  box.track(r);
   await r.waitStderr('ready\n');
   return { r, server: await readPid(pidFile), grandchild: await readPid(gcFile) };
 }
@@ -97,7 +81,7 @@ describe.runIf(posix)('signals to mcp-tap', () => {
 
   it('SIGKILL of mcp-tap: a well-behaved server is stopped by the watchdog\'s SIGTERM right away', async () => {
     const r = runTap(['--log', log, '--grace', '30000', '--', process.execPath, fixture('wait-forever.mjs')], { env: { TAP_PID_FILE: pidFile } });
-    runs.push(r);
+    box.track(r);
     await r.waitStderr('ready\n');
     const server = await readPid(pidFile);
     const killed = Date.now();
@@ -110,7 +94,7 @@ describe.runIf(posix)('signals to mcp-tap', () => {
 
   it('the watchdog stands down on a normal exit: it does not outlive mcp-tap or touch anything', async () => {
     const r = runTap(['--log', log, '--', process.execPath, fixture('cat.mjs')], { env: { TAP_PID_FILE: pidFile } });
-    runs.push(r);
+    box.track(r);
     const server = await readPid(pidFile);
     if (process.platform === 'linux') await waitFor(() => watchdogFor(server), 5000, 'the watchdog to be running');
     r.child.stdin.end();

@@ -8,26 +8,17 @@
  * 200,000 messages by default (~10 s); MCP_TAP_SOAK_MESSAGES=1000000 runs the full million the issue
  * asks for (about a minute on two cores): see docs/reliability.md.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { runTap, type TapRun } from '../helpers/run-tap.js';
-import { fixture, tempDir } from '../helpers/paths.js';
+import { runTap, tapSandbox } from '../helpers/run-tap.js';
+import { fixture } from '../helpers/paths.js';
 
 const MESSAGES = Number(process.env.MCP_TAP_SOAK_MESSAGES ?? 200_000);
 
-let tmp: { dir: string; cleanup: () => void };
-let runs: TapRun[] = [];
-beforeEach(() => {
-  tmp = tempDir('mcp-tap-rel-soak-');
-  runs = [];
-});
-afterEach(() => {
-  for (const r of runs) r.kill();
-  tmp.cleanup();
-});
+const box = tapSandbox('mcp-tap-rel-soak-');
 
 /** xorshift32: the same sizes for the same seed, so a failure can be replayed. */
 function rng(seed: number): () => number {
@@ -46,10 +37,10 @@ describe('soak', () => {
   it(`${MESSAGES.toLocaleString('en')} messages of random sizes in random chunks: nothing lost, duplicated or reordered; one record per message`, async () => {
     const seed = Number(process.env.MCP_TAP_SOAK_SEED ?? Date.now() % 100000);
     const rand = rng(seed);
-    const shaFile = join(tmp.dir, 'server.sha');
-    const log = join(tmp.dir, 'soak.jsonrpc.log');
+    const shaFile = join(box.dir, 'server.sha');
+    const log = join(box.dir, 'soak.jsonrpc.log');
     const r = runTap(['--log', log, '--', process.execPath, fixture('cat.mjs')], { env: { TAP_SHA_FILE: shaFile }, collect: false });
-    runs.push(r);
+    box.track(r);
 
     const back = createHash('sha256');
     let backBytes = 0;

@@ -3,7 +3,10 @@
  * stdout as Buffers (byte exactness) and stderr as text, and waiting for its exit with a deadline.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { CLI, ROOT } from './paths.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { CLI, ROOT, tempDir } from './paths.js';
 import { waitFor } from './wait.js';
 
 export interface TapRun {
@@ -85,4 +88,55 @@ export function runTap(args: string[], opts: RunTapOptions = {}): TapRun {
 /** The lines mcp-tap itself wrote to stderr (prefixed `mcp-tap:`). */
 export function tapLines(stderr: string): string[] {
   return stderr.split('\n').filter((l) => l.startsWith('mcp-tap:'));
+}
+
+/** What a test file gets from tapSandbox: a scratch directory per test and cleanup of what it started. */
+export interface TapSandbox {
+  /** This test's scratch directory (fresh for every test). */
+  readonly dir: string;
+  /** Registers a run to SIGKILL after the test (cleanup when the test failed before it ended); returns it. */
+  track<T extends TapRun>(run: T): T;
+  /** Files holding pids (servers, grandchildren) to SIGKILL after the test; tests may add to it. */
+  readonly pidFiles: string[];
+}
+
+/**
+ * Registers beforeEach/afterEach for a test file that runs mcp-tap: a fresh scratch directory per test,
+ * and afterwards every tracked run killed, every process named in `pidFiles` killed (a server the test
+ * failed to see die must not outlive the test run), the directory removed. `pidFileNames` are files in
+ * the scratch directory that start each test's `pidFiles`.
+ */
+export function tapSandbox(prefix?: string, pidFileNames: readonly string[] = []): TapSandbox {
+  let tmp: { dir: string; cleanup: () => void } | null = null;
+  let runs: TapRun[] = [];
+  const pidFiles: string[] = [];
+  beforeEach(() => {
+    tmp = tempDir(prefix);
+    runs = [];
+    pidFiles.length = 0;
+    for (const name of pidFileNames) pidFiles.push(join(tmp.dir, name));
+  });
+  afterEach(() => {
+    for (const r of runs) r.kill();
+    for (const f of pidFiles) {
+      if (!existsSync(f)) continue;
+      try {
+        process.kill(Number(readFileSync(f, 'utf8')), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    tmp?.cleanup();
+  });
+  return {
+    get dir() {
+      if (tmp === null) throw new Error('tapSandbox: dir is only there inside a test');
+      return tmp.dir;
+    },
+    track(run) {
+      runs.push(run);
+      return run;
+    },
+    pidFiles,
+  };
 }
