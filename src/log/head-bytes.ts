@@ -194,10 +194,37 @@ function putUint(out: Buffer, at: number, v: number): number {
 /** The members every session record starts with, in this order (Session.base). */
 const PREFIX_KEYS = ['v', 'time', 'session', 'seq', 'from', 'kind'];
 const PREFIX_V = Buffer.from('{"v":1,"time":');
-const PREFIX_SESSION = Buffer.from(',"session":');
-const PREFIX_SEQ = Buffer.from(',"seq":');
-const PREFIX_FROM = Buffer.from(',"from":');
-const PREFIX_KIND = Buffer.from(',"kind":');
+
+/** The last record time written, and its digits. */
+let lastTime = NaN;
+const timeBytes = Buffer.alloc(32);
+let timeLength = 0;
+
+/** `,"session":"…","seq":` of the last session written (one per process, in practice). */
+let sessionText: string | undefined;
+let sessionBytes: Buffer = Buffer.alloc(0);
+
+/** `,"from":"…","kind":"…"` for the few pairs records use, found by identity (the values are constants). */
+const PAIRS = 16;
+const pairFrom: string[] = [];
+const pairKind: string[] = [];
+const pairBytes: Buffer[] = [];
+
+function fromKindBytes(from: string, kind: string): Buffer | undefined {
+  const n = pairFrom.length;
+  for (let k = 0; k < n; k++) if (pairFrom[k] === from && pairKind[k] === kind) return pairBytes[k];
+  if (!plain(from) || !plain(kind) || from.length + kind.length > 64) return undefined;
+  const bytes = Buffer.from(`,"from":"${from}","kind":"${kind}"`, 'latin1');
+  if (n >= PAIRS) {
+    pairFrom.length = 0;
+    pairKind.length = 0;
+    pairBytes.length = 0;
+  }
+  pairFrom.push(from);
+  pairKind.push(kind);
+  pairBytes.push(bytes);
+  return bytes;
+}
 
 /** `{"v":1,…,"kind":"…"` from the record's first six members by name; -1 when they are not the usual ones. */
 function putPrefix(record: LogRecord, out: Buffer, at: number, limit: number): number {
@@ -206,24 +233,34 @@ function putPrefix(record: LogRecord, out: Buffer, at: number, limit: number): n
   if (typeof from !== 'string' || typeof kind !== 'string' || at + 64 > limit) return -1;
   if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
   at = put(out, at, PREFIX_V);
-  at = putMillis(out, at, time);
-  if (at < 0) return -1;
-  at = put(out, at, PREFIX_SESSION);
-  at = putString(out, at, session, limit - 48, S_SESSION);
-  if (at < 0) return -1;
-  at = put(out, at, PREFIX_SEQ);
+  if (time === lastTime) {
+    for (let k = 0; k < timeLength; k++) out[at + k] = timeBytes[k]!;
+    at += timeLength;
+  } else {
+    const end = putMillis(out, at, time);
+    if (end < 0) return -1;
+    // records of one chunk share their time: its digits are kept for the next record
+    lastTime = time;
+    timeLength = end - at;
+    for (let k = at; k < end; k++) timeBytes[k - at] = out[k]!;
+    at = end;
+  }
+  if (session !== sessionText) {
+    if (!plain(session)) return -1;
+    sessionText = session;
+    sessionBytes = Buffer.from(`,"session":"${session}","seq":`, 'latin1');
+  }
+  if (at + sessionBytes.length + 16 > limit) return -1;
+  at = put(out, at, sessionBytes);
   at = putUint(out, at, seq);
-  at = put(out, at, PREFIX_FROM);
-  at = putString(out, at, from, limit - 16, S_FROM);
-  if (at < 0) return -1;
-  at = put(out, at, PREFIX_KIND);
-  return putString(out, at, kind, limit, S_KIND);
+  const pair = fromKindBytes(from, kind);
+  if (pair === undefined || at + pair.length > limit) return -1;
+  return put(out, at, pair);
 }
 
 /** One member after the first: `,"key":value`. Returns the new position, -1 when it may not fit or cannot be written. */
-function putMember(out: Buffer, at: number, key: string, v: unknown, limit: number, comma: boolean): number {
+function putMember(out: Buffer, at: number, slot: KeySlot, v: unknown, limit: number, comma: boolean): number {
   const t = typeof v;
-  const slot = slotOf(key);
   const k = slot.bytes;
   if (at + k.length + 32 > limit) return -1;
   if (comma) out[at++] = 0x2c;
@@ -242,6 +279,10 @@ function putMember(out: Buffer, at: number, key: string, v: unknown, limit: numb
   if (j === undefined || at + j.length * 3 > limit) return -1;
   return at + out.write(j, at, 'utf8');
 }
+
+/** The keys after the prefix of the last record written, by position, with their slots: consecutive records mostly share them. */
+const lastKeys: string[] = [];
+const lastSlots: KeySlot[] = [];
 
 /**
  * Writes the head of `record` into `out` at `at` and returns the position after `"msg":`, or -1 when it
@@ -266,10 +307,18 @@ export function writeHead(record: LogRecord, out: Buffer, at: number, room: numb
       const v = record[key];
       const t = typeof v;
       if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
-      pos = putMember(out, pos, key, v, limit, true);
+      let slot: KeySlot;
+      if (lastKeys[i] === key) slot = lastSlots[i]!;
+      else {
+        slot = slotOf(key);
+        lastKeys[i] = key;
+        lastSlots[i] = slot;
+      }
+      i++;
+      pos = putMember(out, pos, slot, v, limit, true);
       if (pos < 0) return -1;
     }
-    if (pos >= 0 && i === 6) return pos + MSG.length > limit ? -1 : put(out, pos, MSG);
+    if (pos >= 0 && i >= 6) return pos + MSG.length > limit ? -1 : put(out, pos, MSG);
   }
   // any other record: every member in order
   at = start;
@@ -279,7 +328,7 @@ export function writeHead(record: LogRecord, out: Buffer, at: number, room: numb
     const v = record[key];
     const t = typeof v;
     if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
-    at = putMember(out, at, key, v, limit, !first);
+    at = putMember(out, at, slotOf(key), v, limit, !first);
     if (at < 0) return -1;
     first = false;
   }
