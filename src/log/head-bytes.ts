@@ -156,25 +156,31 @@ function putMillis(out: Buffer, at: number, v: number): number {
     m = -m;
   }
   let whole = Math.floor(m / 1000);
-  let frac = m - whole * 1000;
-  let digits = 1;
-  for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
-  let i = at + digits;
-  do {
-    const q = Math.floor(whole / 10);
-    out[--i] = 0x30 + (whole - q * 10);
-    whole = q;
-  } while (i > at);
-  at += digits;
-  if (frac === 0) return at;
-  out[at++] = 0x2e;
-  let scale = 100;
-  while (frac > 0) {
-    const d = Math.floor(frac / scale);
-    out[at++] = 0x30 + d;
-    frac -= d * scale;
-    scale /= 10;
+  const frac = (m - whole * 1000) | 0;
+  if (whole < 2147483648) at = putUint(out, at, whole);
+  else {
+    let digits = 1;
+    for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
+    let i = at + digits;
+    do {
+      const q = Math.floor(whole / 10);
+      out[--i] = 0x30 + (whole - q * 10);
+      whole = q;
+    } while (i > at);
+    at += digits;
   }
+  if (frac === 0) return at;
+  // up to three decimals, without trailing zeros (int32 arithmetic)
+  out[at++] = 0x2e;
+  const d0 = (frac / 100) | 0;
+  out[at++] = 0x30 + d0;
+  let r = frac - d0 * 100;
+  if (r === 0) return at;
+  const d1 = (r / 10) | 0;
+  out[at++] = 0x30 + d1;
+  r -= d1 * 10;
+  if (r === 0) return at;
+  out[at++] = 0x30 + r;
   return at;
 }
 
@@ -184,10 +190,16 @@ function putUint(out: Buffer, at: number, v: number): number {
     out[at] = 0x30 + v;
     return at + 1;
   }
+  // int32 arithmetic throughout: `%` on a value the compiler cannot prove an integer is a call to fmod
+  const n = v | 0;
   let digits = 1;
-  for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
+  for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
   let i = at + digits;
-  for (let t = v; i > at; t = (t / 10) | 0) out[--i] = 0x30 + (t % 10);
+  for (let t = n; i > at; ) {
+    const q = (t / 10) | 0;
+    out[--i] = 0x30 + (t - q * 10);
+    t = q;
+  }
   return at + digits;
 }
 
@@ -226,11 +238,11 @@ function fromKindBytes(from: string, kind: string): Buffer | undefined {
   return bytes;
 }
 
-/** `{"v":1,…,"kind":"…"` from the record's first six members by name; -1 when they are not the usual ones. */
-function putPrefix(record: LogRecord, out: Buffer, at: number, limit: number): number {
-  const { v, time, session, seq, from, kind } = record;
+/** `{"v":1,"time":…,"session":"…","seq":…` from the record's first four members by name; -1 when they are not the usual ones. */
+function putStart(record: LogRecord, out: Buffer, at: number, limit: number): number {
+  const { v, time, session, seq } = record;
   if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
-  if (typeof from !== 'string' || typeof kind !== 'string' || at + 64 > limit) return -1;
+  if (at + 64 > limit) return -1;
   if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
   at = put(out, at, PREFIX_V);
   if (time === lastTime) {
@@ -252,7 +264,134 @@ function putPrefix(record: LogRecord, out: Buffer, at: number, limit: number): n
   }
   if (at + sessionBytes.length + 16 > limit) return -1;
   at = put(out, at, sessionBytes);
-  at = putUint(out, at, seq);
+  return putUint(out, at, seq);
+}
+
+/**
+ * The rest of a head after `seq`, for records shaped like one seen before: the same members from `from`
+ * on, in the same order, with the same string values except `id`. Such heads differ only in their
+ * numbers and ids, so a template keeps the constant bytes between them as a few runs: writing a head
+ * is then a few copies and the numbers, instead of a key and a value per member.
+ */
+class HeadTemplate {
+  constructor(
+    /** Member keys from `from` on (members whose value is undefined are left out, as JSON.stringify does). */
+    readonly keys: string[],
+    /** Per key: the string value baked into the runs, or undefined for a value written each time (numbers, the id). */
+    readonly texts: (string | undefined)[],
+    /** runs[r] comes before variable value r; the last run ends with `,"msg":`. */
+    readonly runs: Buffer[],
+    /** Bytes in all runs. */
+    readonly size: number,
+  ) {}
+}
+
+const MAX_TEMPLATES = 8;
+const templates: HeadTemplate[] = [];
+/** Records written by the member path since a template was last made (templates are not remade for every record when shapes keep changing). */
+let sinceLearned = 0;
+/** The variable values of the record being matched, in order. */
+const values: unknown[] = [];
+
+/** Writes a number as JSON.stringify would when it is a small whole number or a whole number of thousandths; -1 otherwise. */
+function putNumber(out: Buffer, at: number, n: number): number {
+  if (n >= 0 && n < 2147483648 && (n | 0) === n) return putUint(out, at, n);
+  return putMillis(out, at, n);
+}
+
+/** The head after `seq` from a template that fits the record, or -1. */
+function putFromTemplate(record: LogRecord, out: Buffer, at: number, limit: number): number {
+  for (let t = 0; t < templates.length; t++) {
+    const tpl = templates[t]!;
+    const n = matchTemplate(record, tpl);
+    if (n < 0) continue;
+    if (at + tpl.size + n * 32 > limit) return -1;
+    const runs = tpl.runs;
+    for (let r = 0; r < n; r++) {
+      at = put(out, at, runs[r]!);
+      const v = values[r];
+      at = typeof v === 'number' ? putNumber(out, at, v) : putString(out, at, v as string, limit, S_ID);
+      if (at < 0) return -1;
+    }
+    if (t > 0) {
+      // the template used last is tried first next time
+      templates[t] = templates[0]!;
+      templates[0] = tpl;
+    }
+    return put(out, at, runs[n]!);
+  }
+  return -1;
+}
+
+/** The number of variable values when `record` fits `tpl` (its values are left in `values`), else -1. */
+function matchTemplate(record: LogRecord, tpl: HeadTemplate): number {
+  const keys = tpl.keys;
+  const texts = tpl.texts;
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  for (const key in record) {
+    if (i < 4) {
+      // v, time, session, seq: written by putStart
+      if (key !== PREFIX_KEYS[i]) return -1;
+      i++;
+      continue;
+    }
+    const v = record[key];
+    const t = typeof v;
+    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+    if (j >= keys.length || key !== keys[j]) return -1;
+    const text = texts[j];
+    if (text === undefined) {
+      if (t !== 'number' && !(t === 'string' && key === 'id')) return -1;
+      values[n++] = v;
+    } else if (v !== text) return -1;
+    j++;
+  }
+  return j === keys.length && i === 4 ? n : -1;
+}
+
+/** Makes a template from a record just written by the member path, when its members allow one. */
+function learnTemplate(record: LogRecord): void {
+  if (templates.length >= MAX_TEMPLATES && ++sinceLearned < 16) return;
+  const keys: string[] = [];
+  const texts: (string | undefined)[] = [];
+  const runs: Buffer[] = [];
+  let run = '';
+  let i = 0;
+  for (const key in record) {
+    if (i < 4) {
+      i++;
+      continue;
+    }
+    const v = record[key];
+    const t = typeof v;
+    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+    if (keys.length >= 32) return;
+    run += `,${JSON.stringify(key)}:`;
+    if (t === 'number' || (t === 'string' && key === 'id')) {
+      keys.push(key);
+      texts.push(undefined);
+      runs.push(Buffer.from(run, 'utf8'));
+      run = '';
+    } else if (t === 'string' && (v as string).length <= 64) {
+      keys.push(key);
+      texts.push(v as string);
+      run += JSON.stringify(v);
+    } else return; // booleans, null, arrays, objects, long texts: member by member
+  }
+  runs.push(Buffer.from(`${run},"msg":`, 'utf8'));
+  let size = 0;
+  for (const r of runs) size += r.length;
+  if (templates.length >= MAX_TEMPLATES) templates.pop();
+  templates.unshift(new HeadTemplate(keys, texts, runs, size));
+  sinceLearned = 0;
+}
+
+/** `,"from":"…","kind":"…"` after putStart; -1 when they are not strings that need no escaping. */
+function putFromKind(record: LogRecord, out: Buffer, at: number, limit: number): number {
+  const { from, kind } = record;
+  if (typeof from !== 'string' || typeof kind !== 'string') return -1;
   const pair = fromKindBytes(from, kind);
   if (pair === undefined || at + pair.length > limit) return -1;
   return put(out, at, pair);
@@ -291,34 +430,42 @@ const lastSlots: KeySlot[] = [];
 export function writeHead(record: LogRecord, out: Buffer, at: number, room: number): number {
   const limit = at + room;
   const start = at;
-  // the usual six first members from one prefix; the rest member by member
-  let pos = putPrefix(record, out, at, limit);
-  if (pos >= 0) {
-    let i = 0;
-    for (const key in record) {
-      if (i < 6) {
-        if (key !== PREFIX_KEYS[i]) {
-          pos = -1;
-          break;
+  // the usual first members from a cached prefix; the rest from a template or member by member
+  const afterSeq = putStart(record, out, at, limit);
+  if (afterSeq >= 0) {
+    const end = putFromTemplate(record, out, afterSeq, limit);
+    if (end >= 0) return end;
+    let pos = putFromKind(record, out, afterSeq, limit);
+    if (pos >= 0) {
+      let i = 0;
+      for (const key in record) {
+        if (i < 6) {
+          if (key !== PREFIX_KEYS[i]) {
+            pos = -1;
+            break;
+          }
+          i++;
+          continue;
+        }
+        const v = record[key];
+        const t = typeof v;
+        if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+        let slot: KeySlot;
+        if (lastKeys[i] === key) slot = lastSlots[i]!;
+        else {
+          slot = slotOf(key);
+          lastKeys[i] = key;
+          lastSlots[i] = slot;
         }
         i++;
-        continue;
+        pos = putMember(out, pos, slot, v, limit, true);
+        if (pos < 0) return -1;
       }
-      const v = record[key];
-      const t = typeof v;
-      if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
-      let slot: KeySlot;
-      if (lastKeys[i] === key) slot = lastSlots[i]!;
-      else {
-        slot = slotOf(key);
-        lastKeys[i] = key;
-        lastSlots[i] = slot;
+      if (pos >= 0 && i >= 6 && pos + MSG.length <= limit) {
+        learnTemplate(record);
+        return put(out, pos, MSG);
       }
-      i++;
-      pos = putMember(out, pos, slot, v, limit, true);
-      if (pos < 0) return -1;
     }
-    if (pos >= 0 && i >= 6) return pos + MSG.length > limit ? -1 : put(out, pos, MSG);
   }
   // any other record: every member in order
   at = start;

@@ -113,3 +113,46 @@ describe('record queue', () => {
     expect(second.buf.toString('utf8', second.start, second.end)).toBe('\n{"b":2}\n');
   });
 });
+
+describe('record heads from templates', () => {
+  // records of a few shapes, repeated, with numbers and ids that change: most heads then come from a
+  // template learnt from an earlier record, and every one must still equal JSON.stringify's
+  const shaped = fc
+    .tuple(
+      fc.nat({ max: 5 }),
+      fc.oneof(fc.nat(), fc.string({ maxLength: 8 }), fc.constant(null)),
+      number,
+      number,
+      fc.constantFrom('tools/call', 'ping', 'resources/read', 'x"y', 'é'),
+      fc.constantFrom('echo', 'add', undefined),
+    )
+    .map(([shape, id, a, b, method, target]) => {
+      const base = { v: 1, time: 1796040539259.597, session: 's-1', seq: 7, from: shape & 1 ? 'server' : 'client', kind: shape & 1 ? 'response' : 'request' };
+      if (shape < 2) return { ...base, id, method, target, bytes: a } as LogRecord;
+      if (shape < 4) return { ...base, id, method, target, reqSeq: a, ms: b, bytes: 12 } as LogRecord;
+      return { ...base, method, isError: true, bytes: a } as LogRecord;
+    });
+
+  it('match serializeHead byte for byte', () => {
+    fc.assert(
+      fc.property(fc.array(shaped, { minLength: 1, maxLength: 40 }), (recs) => {
+        for (const rec of recs) {
+          const got = head(rec);
+          if (got !== null) expect(got).toBe(serializeHead(rec));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('learn from the common records and write them again from the template', () => {
+    const res = (id: number, ms: number) =>
+      ({ v: 1, time: 1796040539260.5, session: 's-2', seq: 100 + id, from: 'server', kind: 'response', id, method: 'tools/call', target: 'echo', reqSeq: id, ms, bytes: 1087 }) as LogRecord;
+    for (let i = 0; i < 50; i++) expect(head(res(i, i / 1000))).toBe(serializeHead(res(i, i / 1000)));
+    // a string where the template has a number, and a different method: the member path, still exact
+    const odd = { ...res(1, 2), reqSeq: 'x' } as unknown as LogRecord;
+    expect(head(odd)).toBe(serializeHead(odd));
+    const other = { ...res(2, 3), method: 'tools/list' } as LogRecord;
+    expect(head(other)).toBe(serializeHead(other));
+  });
+});
