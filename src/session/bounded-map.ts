@@ -11,7 +11,7 @@ export class BoundedMap<K, V> {
   private young = new Map<K, V>();
   private old = new Map<K, V>();
   private readonly half: number;
-  /** Entries dropped because the map was full. */
+  /** Entries dropped with the old generation (a key re-set meanwhile counts there too). */
   evicted = 0;
 
   constructor(readonly capacity: number) {
@@ -31,9 +31,11 @@ export class BoundedMap<K, V> {
     return this.young.has(key) || this.old.has(key);
   }
 
-  /** Sets (a re-set key becomes recent). */
+  /**
+   * Sets (a re-set key becomes recent). A key re-set while in the old generation is not deleted there:
+   * `get` looks in the young one first, and the stale copy goes when the old generation is dropped.
+   */
   set(key: K, value: V): void {
-    if (this.old.size > 0) this.old.delete(key);
     this.young.set(key, value);
     if (this.young.size >= this.half) {
       this.evicted += this.old.size;

@@ -81,6 +81,49 @@ class VerbatimOutput implements Output {
   }
 }
 
+/** Records per kind, and notes, for the end record (members in this order). */
+class Counts {
+  request = 0;
+  response = 0;
+  error = 0;
+  notification = 0;
+  batch = 0;
+  invalid = 0;
+  stderr = 0;
+  event = 0;
+  notes = 0;
+
+  /** A switch, not `counts[kind]++`: a property looked up by a varying name is slow on the hot path. */
+  add(kind: Kind): void {
+    switch (kind) {
+      case 'request':
+        this.request++;
+        break;
+      case 'response':
+        this.response++;
+        break;
+      case 'error':
+        this.error++;
+        break;
+      case 'notification':
+        this.notification++;
+        break;
+      case 'batch':
+        this.batch++;
+        break;
+      case 'invalid':
+        this.invalid++;
+        break;
+      case 'stderr':
+        this.stderr++;
+        break;
+      case 'event':
+        this.event++;
+        break;
+    }
+  }
+}
+
 type Side = 'client' | 'server';
 
 /** What the rules annotate: a record, or one element of a batch record (the fields they share). */
@@ -133,17 +176,7 @@ export class Session {
   private readonly exchanges = new Exchanges(MAX_EXCHANGES);
   private readonly overflowNoted: Record<Side, boolean> = { client: false, server: false };
   private lifecycleDue = false;
-  private readonly counts: Record<Kind | 'notes', number> = {
-    request: 0,
-    response: 0,
-    error: 0,
-    notification: 0,
-    batch: 0,
-    invalid: 0,
-    stderr: 0,
-    event: 0,
-    notes: 0,
-  };
+  private readonly counts = new Counts();
 
   constructor(
     private readonly opts: SessionOptions,
@@ -295,7 +328,7 @@ export class Session {
   }
 
   private emit(rec: LogRecord, msgText?: string, msgBytes?: Buffer): void {
-    this.counts[rec.kind]++;
+    this.counts.add(rec.kind);
     if (rec.notes) this.counts.notes += rec.notes.length;
     this.out(msgBytes === undefined ? { record: rec } : new VerbatimOutput(rec, msgBytes, msgText));
   }
