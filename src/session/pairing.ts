@@ -71,34 +71,61 @@ export class RequestTable {
     return this.count;
   }
 
+  /**
+   * The id looked up last and its pending head: a request is looked up before it is added, and an
+   * answer before it is taken, so the second lookup is free. Kept in step with every change of `pending`.
+   */
+  private lookId: RequestId | undefined;
+  private lookHead: PendingEntry | undefined;
+
+  private headOf(id: RequestId): PendingEntry | undefined {
+    if (id === this.lookId) return this.lookHead;
+    const head = this.pending.get(id);
+    this.lookId = id;
+    this.lookHead = head;
+    return head;
+  }
+
   /** The newest pending request with this id, if any (for id-reused). */
   pendingLast(id: RequestId): PendingEntry | undefined {
-    let e = this.pending.get(id);
+    let e = this.headOf(id);
     while (e?.next) e = e.next;
     return e;
   }
 
   /** The oldest pending request with this id, if any (the one an answer or a cancel refers to). */
   pendingFirst(id: RequestId): PendingEntry | undefined {
-    return this.pending.get(id);
+    return this.headOf(id);
   }
 
   /** The last answered (or evicted) request with this id, while it is remembered. */
   recent(id: RequestId): PendingEntry | undefined {
+    // most clients number their requests upwards: a new id above every remembered one needs no lookup
+    if (typeof id === 'number' && id > this.doneMax) return undefined;
     return this.done.get(id);
+  }
+
+  /** The largest numeric id ever put in `done` (-Infinity when none). */
+  private doneMax = -Infinity;
+
+  private remember(entry: PendingEntry): void {
+    const id = entry.id;
+    if (typeof id === 'number' && id > this.doneMax) this.doneMax = id;
+    this.done.set(id, entry);
   }
 
   /** Tracks a request; returns the entry evicted to make room, if any. */
   add(entry: PendingEntry): PendingEntry | undefined {
     entry.open = true;
     this.order.push(entry);
-    const head = this.pending.get(entry.id);
+    const head = this.headOf(entry.id);
     if (head) {
       let last = head;
       while (last.next) last = last.next;
       last.next = entry;
     } else {
       this.pending.set(entry.id, entry);
+      this.lookHead = entry;
     }
     this.count++;
     if (this.order.length > 2 * this.count + 1024) this.sweep();
@@ -115,25 +142,25 @@ export class RequestTable {
     if (!victim) return undefined;
     this.unlinkHead(victim);
     victim.evicted = true;
-    this.done.set(victim.id, victim);
+    this.remember(victim);
     this.evicted++;
     return victim;
   }
 
   /** The request `take(id)` would pair with, without taking it. */
   peek(id: RequestId): PendingEntry | undefined {
-    return this.pending.get(id) ?? this.done.get(id);
+    return this.headOf(id) ?? this.recent(id);
   }
 
   /** Pairs an answer with the oldest pending request of that id (or a remembered one). */
   take(id: RequestId): Match {
-    const head = this.pending.get(id);
+    const head = this.headOf(id);
     if (head) {
       this.unlinkHead(head);
-      this.done.set(id, head);
+      this.remember(head);
       return { status: 'pending', entry: head };
     }
-    const d = this.done.get(id);
+    const d = this.recent(id);
     if (!d) return UNKNOWN;
     if (d.evicted) {
       d.evicted = false;
@@ -152,6 +179,8 @@ export class RequestTable {
   private unlinkHead(head: PendingEntry): PendingEntry {
     if (head.next) this.pending.set(head.id, head.next);
     else this.pending.delete(head.id);
+    this.lookId = head.id;
+    this.lookHead = head.next;
     head.next = undefined;
     head.open = false;
     this.count--;
