@@ -2,13 +2,13 @@
  * Proxy mode: `mcp-tap [options] -- <command> [args…]`. Parsed by hand (not commander) because this is
  * the hot path a host waits on, and because everything after the command belongs to the server.
  */
-import { setFlagsFromString } from 'node:v8';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { deriveServerName, resolveLogPath } from '../../log/log-path.js';
 import { runProxy, type ProxyOptions } from '../../proxy/run-proxy.js';
 import { flushHostStdout, openHostStdout } from '../../proxy/host-streams.js';
+import { sizeYoungGeneration } from '../../proxy/young-generation.js';
 import { warn } from '../stderr.js';
 import { VERSION } from '../../version.js';
 
@@ -118,19 +118,6 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The proxy allocates many small objects that die young (one record per message). V8 grows its young
- * generation up to 32 MiB under such a load, which only costs memory here: at its initial 1 MiB per
- * semi-space a scavenge stays cheap because almost nothing survives (docs/performance.md has the numbers).
- */
-function keepYoungGenerationSmall(): void {
-  try {
-    setFlagsFromString('--semi-space-growth-factor=1');
-  } catch {
-    // an engine without the flag: only memory is at stake
-  }
-}
-
-/**
  * Runs the proxy and ends the process with the server's status once our output is flushed.
  * `subcommands` (for the hint): a word before any `--` that is neither one of them nor a command on PATH
  * is a usage error (exit 2), not a server that failed to start.
@@ -145,7 +132,7 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  keepYoungGenerationSmall();
+  sizeYoungGeneration();
   const bare = bareCommand(argv);
   if (bare !== null && !commandExists(bare)) {
     const near = subcommands.find((s) => distance(s, bare) <= 2);

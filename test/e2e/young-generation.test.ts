@@ -1,0 +1,19 @@
+/**
+ * The proxy lets V8's young generation grow once, to 2 MiB per semi-space, and no further: left alone,
+ * V8 keeps doubling it under a busy proxy's allocation pattern (memory for no speed).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/paths.js';
+
+const script = join(ROOT, 'test', 'fixtures', 'young-generation.mjs');
+const newSpace = (mode: string): number => Number(execFileSync(process.execPath, [script, mode], { encoding: 'utf8', timeout: 60_000 }));
+
+describe('young generation', () => {
+  it('grows to 4 MiB in all, then stops (V8 alone goes further)', () => {
+    const sized = newSpace('sized');
+    expect(sized).toBe(4 * 1024 * 1024);
+    expect(newSpace('default')).toBeGreaterThan(4 * 1024 * 1024);
+  });
+});
