@@ -181,18 +181,39 @@ function keyOf(b: Uint8Array, t: number, codes: readonly KeyCode[]): string | un
   return undefined;
 }
 
+/** The light params / result of a message that has none of the kept members (most results): shared, never written. */
+const NONE_KEPT: Record<string, unknown> = Object.freeze({});
+
+/** A fast-path classification: every member declared, so one allocation of one shape per message. */
+class FastClassified implements Classified {
+  id: string | number | undefined = undefined;
+  method: string | undefined = undefined;
+  params: unknown = undefined;
+  result: unknown = undefined;
+  error: unknown = undefined;
+  defect: string | undefined = undefined;
+  readonly nullId = false;
+  readonly both = false;
+  constructor(
+    readonly kind: Classified['kind'],
+    readonly shape: Classified['shape'],
+    readonly hasId: boolean,
+  ) {}
+}
+
 /**
  * The object value of top-level member `parent` (params or result): a light object with the kept scalar
  * members (as JSON.parse would give them, last duplicate winning), or null when it must go the general way.
  */
 function membersOf(b: Buffer, parent: number, keep: readonly KeyCode[], general: readonly KeyCode[]): Record<string, unknown> | null {
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown> = NONE_KEPT;
   for (let k = parent + 1; k < members && tape[k * ENTRY] === parent; k++) {
     const t = k * ENTRY;
     if (tape[t + 7] !== 0) return null; // an escaped key could spell a watched name
     if (keyOf(b, t, general) !== undefined) return null;
     const key = keyOf(b, t, keep);
     if (key === undefined) continue;
+    if (out === NONE_KEPT) out = {};
     const vs = tape[t + 3]!;
     const ve = tape[t + 4]!;
     const c = b[vs]!;
@@ -285,11 +306,15 @@ function classifyTape(b: Buffer): Classified | null {
     if (seen & HAS_RESULT) return null;
     if (GENERAL_METHODS.has(method!)) return null;
     const hasId = (seen & HAS_ID) !== 0;
-    const c: Classified = { kind: hasId ? 'request' : 'notification', shape: hasId ? 'request' : 'notification', hasId, nullId: false, both: false, method: method! };
+    const c = hasId ? new FastClassified('request', 'request', true) : new FastClassified('notification', 'notification', false);
+    c.method = method!;
     if (hasId) c.id = id!;
-    if (params !== undefined) c.params = params;
+    c.params = params;
     return c;
   }
   if (!(seen & HAS_RESULT) || !(seen & HAS_ID) || seen & HAS_PARAMS) return null;
-  return { kind: 'response', shape: 'answer', id: id!, hasId: true, nullId: false, both: false, result: result! };
+  const c = new FastClassified('response', 'answer', true);
+  c.id = id!;
+  c.result = result!;
+  return c;
 }

@@ -53,11 +53,26 @@
 
   ;; at an opening quote: the index after the closing quote of a valid string, or -1
   (func $string (param $i i32) (param $n i32) (result i32)
-    (local $c i32) (local $v v128) (local $k i32)
+    (local $c i32) (local $v v128) (local $w v128) (local $k i32)
     (global.set $escaped (i32.const 0))
     (local.set $i (i32.add (local.get $i) (i32.const 1)))
     (loop $scan
-      ;; 16 bytes per step while none is < 0x20, '"' or '\'
+      ;; 32 bytes per step, then 16, while none is < 0x20, '"' or '\'
+      (block $pairs (loop $twice
+        (br_if $pairs (i32.gt_u (i32.add (local.get $i) (i32.const 32)) (local.get $n)))
+        (local.set $v (v128.load align=1 (local.get $i)))
+        (local.set $w (v128.load offset=16 align=1 (local.get $i)))
+        (br_if $pairs (v128.any_true (v128.or
+          (v128.or (v128.or
+            (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
+            (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
+            (i8x16.eq (local.get $v) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
+          (v128.or (v128.or
+            (i8x16.lt_u (local.get $w) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
+            (i8x16.eq (local.get $w) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
+            (i8x16.eq (local.get $w) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 32)))
+        (br $twice)))
       (block $tail (loop $blocks
         (br_if $tail (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $n)))
         (local.set $v (v128.load align=1 (local.get $i)))
