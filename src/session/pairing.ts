@@ -2,9 +2,11 @@
  * Requests waiting for their answer, one table per sending side. Ids compare with their type (Map keys:
  * `1` ≠ `"1"`); when one id is pending twice, answers pair first in, first out. Memory is bounded: past
  * `capacity` pending entries the oldest is evicted (and still paired if its answer comes while it is
- * remembered), and answered requests are remembered in a bounded map for `duplicate-answer`.
+ * remembered), and answered requests are remembered (answered-ring.ts) for `duplicate-answer`, cancels
+ * that raced their answer and id reuse.
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
+import { AnsweredRing } from './answered-ring.js';
 import { BoundedMap } from './bounded-map.js';
 
 /** An open multi-round exchange (2026-07-28 input_required → retry). */
@@ -54,7 +56,10 @@ const UNKNOWN: Match = { status: 'unknown' };
 /** Pending and recently answered requests of one side. */
 export class RequestTable {
   private readonly pending = new Map<RequestId, PendingEntry>();
-  private readonly done: BoundedMap<RequestId, PendingEntry>;
+  /** Answered requests, remembered for duplicate answers, late cancels and id reuse. */
+  private readonly done: AnsweredRing;
+  /** Requests evicted from the table while unanswered: still paired if their answer comes. */
+  private readonly evictedOpen: BoundedMap<RequestId, PendingEntry>;
   /** Pending entries in arrival order (closed ones are skipped, and swept out now and then). */
   private order: PendingEntry[] = [];
   private orderHead = 0;
@@ -63,7 +68,8 @@ export class RequestTable {
   evicted = 0;
 
   constructor(private readonly capacity: number, doneCapacity = Math.max(capacity, 1024)) {
-    this.done = new BoundedMap(doneCapacity);
+    this.done = new AnsweredRing(doneCapacity);
+    this.evictedOpen = new BoundedMap(doneCapacity);
   }
 
   /** Requests waiting for an answer. */
@@ -102,16 +108,23 @@ export class RequestTable {
   recent(id: RequestId): PendingEntry | undefined {
     // most clients number their requests upwards: a new id above every remembered one needs no lookup
     if (typeof id === 'number' && id > this.doneMax) return undefined;
-    return this.done.get(id);
+    return this.evictedOpen.get(id) ?? this.done.get(id);
   }
 
   /** The largest numeric id ever put in `done` (-Infinity when none). */
   private doneMax = -Infinity;
 
-  private remember(entry: PendingEntry): void {
+  /** An answered request (answered by the record `answerSeq`), or with `answerSeq` null one evicted unanswered. */
+  private remember(entry: PendingEntry, answerSeq: number | undefined | null): void {
     const id = entry.id;
     if (typeof id === 'number' && id > this.doneMax) this.doneMax = id;
-    this.done.set(id, entry);
+    if (answerSeq === null) {
+      this.done.delete(id);
+      this.evictedOpen.set(id, entry);
+    } else {
+      this.evictedOpen.delete(id);
+      this.done.add(entry, answerSeq);
+    }
   }
 
   /** Tracks a request; returns the entry evicted to make room, if any. */
@@ -142,7 +155,7 @@ export class RequestTable {
     if (!victim) return undefined;
     this.unlinkHead(victim);
     victim.evicted = true;
-    this.remember(victim);
+    this.remember(victim, null);
     this.evicted++;
     return victim;
   }
@@ -152,20 +165,22 @@ export class RequestTable {
     return this.headOf(id) ?? this.recent(id);
   }
 
-  /** Pairs an answer with the oldest pending request of that id (or a remembered one). */
-  take(id: RequestId): Match {
+  /** Pairs an answer (the record `answerSeq`) with the oldest pending request of that id, or a remembered one. */
+  take(id: RequestId, answerSeq?: number): Match {
     const head = this.headOf(id);
     if (head) {
       this.unlinkHead(head);
-      this.remember(head);
+      this.remember(head, answerSeq);
       return { status: 'pending', entry: head };
+    }
+    const ev = this.evictedOpen.get(id);
+    if (ev) {
+      ev.evicted = false;
+      this.remember(ev, answerSeq);
+      return { status: 'evicted', entry: ev };
     }
     const d = this.recent(id);
     if (!d) return UNKNOWN;
-    if (d.evicted) {
-      d.evicted = false;
-      return { status: 'evicted', entry: d };
-    }
     return { status: 'answered', entry: d };
   }
 

@@ -568,7 +568,7 @@ export class Session {
       else addNote(t, notes.unknownId(c.hasId ? null : undefined, from));
       return;
     }
-    const m = this.tables[other(from)].take(c.id);
+    const m = this.tables[other(from)].take(c.id, seq);
     switch (m.status) {
       case 'pending':
       case 'evicted':

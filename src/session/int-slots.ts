@@ -1,0 +1,96 @@
+/**
+ * A map from int32 keys to small non-negative ints (ring slots), in typed arrays: open addressing with
+ * linear probing and backward-shift deletion. Request ids are nearly always such numbers; a Map under
+ * the same churn reallocates its table again and again, and the garbage collector copies and promotes
+ * those tables. This one allocates only when it grows. Pure.
+ */
+export class IntSlots {
+  private keys = new Int32Array(64);
+  /** slot + 1; 0 marks an empty cell. */
+  private vals = new Int32Array(64);
+  private shift = 32 - 6;
+  private count = 0;
+
+  constructor(private readonly maxEntries: number) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  private home(key: number): number {
+    return Math.imul(key, 0x9e3779b1) >>> this.shift;
+  }
+
+  get(key: number): number | undefined {
+    const keys = this.keys;
+    const vals = this.vals;
+    const mask = keys.length - 1;
+    for (let i = this.home(key); ; i = (i + 1) & mask) {
+      const v = vals[i]!;
+      if (v === 0) return undefined;
+      if (keys[i] === key) return v - 1;
+    }
+  }
+
+  set(key: number, slot: number): void {
+    if ((this.count + 1) * 2 > this.keys.length && this.keys.length < 2 * this.maxEntries + 2) this.grow();
+    const keys = this.keys;
+    const vals = this.vals;
+    const mask = keys.length - 1;
+    for (let i = this.home(key); ; i = (i + 1) & mask) {
+      const v = vals[i]!;
+      if (v === 0) {
+        keys[i] = key;
+        vals[i] = slot + 1;
+        this.count++;
+        return;
+      }
+      if (keys[i] === key) {
+        vals[i] = slot + 1;
+        return;
+      }
+    }
+  }
+
+  /** Removes `key` if it maps to `slot` (or to anything, without `slot`). */
+  delete(key: number, slot?: number): void {
+    const keys = this.keys;
+    const vals = this.vals;
+    const mask = keys.length - 1;
+    let i = this.home(key);
+    for (; ; i = (i + 1) & mask) {
+      const v = vals[i]!;
+      if (v === 0) return;
+      if (keys[i] === key) {
+        if (slot !== undefined && v !== slot + 1) return;
+        break;
+      }
+    }
+    this.count--;
+    // backward shift: move later cells of the probe run into the hole when their home allows it
+    for (let j = i; ; ) {
+      vals[i] = 0;
+      for (;;) {
+        j = (j + 1) & mask;
+        if (vals[j] === 0) return;
+        const h = this.home(keys[j]!);
+        // keep cell j where it is when its home lies cyclically in (i, j]
+        if (i <= j ? i < h && h <= j : i < h || h <= j) continue;
+        break;
+      }
+      keys[i] = keys[j]!;
+      vals[i] = vals[j]!;
+      i = j;
+    }
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldVals = this.vals;
+    this.keys = new Int32Array(oldKeys.length * 2);
+    this.vals = new Int32Array(oldKeys.length * 2);
+    this.shift--;
+    this.count = 0;
+    for (let i = 0; i < oldKeys.length; i++) if (oldVals[i] !== 0) this.set(oldKeys[i]!, oldVals[i]! - 1);
+  }
+}
