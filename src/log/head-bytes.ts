@@ -184,22 +184,31 @@ function putMillis(out: Buffer, at: number, v: number): number {
   return at;
 }
 
+/** "00" … "99": two digits per step. */
+const PAIRS_OF_DIGITS = Buffer.from(Array.from({ length: 100 }, (_, k) => String(k).padStart(2, '0')).join(''), 'latin1');
+
 /** Writes a non-negative integer below 2^31 in decimal; returns the new position. */
 function putUint(out: Buffer, at: number, v: number): number {
-  if (v < 10) {
-    out[at] = 0x30 + v;
+  // int32 arithmetic throughout: `%` on a value the compiler cannot prove an integer is a call to fmod
+  let n = v | 0;
+  if (n < 10) {
+    out[at] = 0x30 + n;
     return at + 1;
   }
-  // int32 arithmetic throughout: `%` on a value the compiler cannot prove an integer is a call to fmod
-  const n = v | 0;
-  let digits = 1;
-  for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
+  const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
   let i = at + digits;
-  for (let t = n; i > at; ) {
-    const q = (t / 10) | 0;
-    out[--i] = 0x30 + (t - q * 10);
-    t = q;
+  while (n >= 100) {
+    const q = (n / 100) | 0;
+    const r = (n - q * 100) << 1;
+    out[--i] = PAIRS_OF_DIGITS[r + 1]!;
+    out[--i] = PAIRS_OF_DIGITS[r]!;
+    n = q;
   }
+  if (n >= 10) {
+    const r = n << 1;
+    out[--i] = PAIRS_OF_DIGITS[r + 1]!;
+    out[--i] = PAIRS_OF_DIGITS[r]!;
+  } else out[--i] = 0x30 + n;
   return at + digits;
 }
 

@@ -53,43 +53,51 @@
 
   ;; at an opening quote: the index after the closing quote of a valid string, or -1
   (func $string (param $i i32) (param $n i32) (result i32)
-    (local $c i32) (local $v v128) (local $w v128) (local $k i32)
+    (local $c i32) (local $k i32) (local $v v128) (local $w v128)
     (global.set $escaped (i32.const 0))
     (local.set $i (i32.add (local.get $i) (i32.const 1)))
     (loop $scan
-      ;; 32 bytes per step, then 16, while none is < 0x20, '"' or '\'
-      (block $pairs (loop $twice
-        (br_if $pairs (i32.gt_u (i32.add (local.get $i) (i32.const 32)) (local.get $n)))
-        (local.set $v (v128.load align=1 (local.get $i)))
-        (local.set $w (v128.load offset=16 align=1 (local.get $i)))
-        (br_if $pairs (v128.any_true (v128.or
-          (v128.or (v128.or
-            (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
-            (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
-            (i8x16.eq (local.get $v) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
-          (v128.or (v128.or
-            (i8x16.lt_u (local.get $w) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
-            (i8x16.eq (local.get $w) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
-            (i8x16.eq (local.get $w) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))))))
-        (local.set $i (i32.add (local.get $i) (i32.const 32)))
-        (br $twice)))
-      (block $tail (loop $blocks
-        (br_if $tail (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $n)))
-        (local.set $v (v128.load align=1 (local.get $i)))
-        (br_if $tail (v128.any_true (v128.or (v128.or
-          (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
-          (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
-          (i8x16.eq (local.get $v) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 16)))
-        (br $blocks)))
-      (block $found (loop $bytes
-        (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const -1))))
-        (local.set $c (i32.load8_u (local.get $i)))
-        (br_if $found (i32.lt_u (local.get $c) (i32.const 32)))
-        (br_if $found (i32.eq (local.get $c) (i32.const 34)))
-        (br_if $found (i32.eq (local.get $c) (i32.const 92)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $bytes)))
+      ;; find the next byte < 0x20, '"' or '\', 32 or 16 bytes at a time (where: the mask's lowest set bit)
+      (if (i32.le_u (i32.add (local.get $i) (i32.const 32)) (local.get $n))
+        (then
+          (local.set $v (v128.load align=1 (local.get $i)))
+          (local.set $w (v128.load offset=16 align=1 (local.get $i)))
+          (local.set $v (v128.or (v128.or
+              (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
+              (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
+              (i8x16.eq (local.get $v) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))))
+          (local.set $w (v128.or (v128.or
+              (i8x16.lt_u (local.get $w) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
+              (i8x16.eq (local.get $w) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
+              (i8x16.eq (local.get $w) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))))
+          (if (i32.eqz (v128.any_true (v128.or (local.get $v) (local.get $w)))) (then
+            (local.set $i (i32.add (local.get $i) (i32.const 32)))
+            (br $scan)))
+          (local.set $i (i32.add (local.get $i) (i32.ctz (i32.or
+            (i8x16.bitmask (local.get $v))
+            (i32.shl (i8x16.bitmask (local.get $w)) (i32.const 16)))))))
+        (else (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $n))
+          (then
+            (local.set $v (v128.load align=1 (local.get $i)))
+            (local.set $v (v128.or (v128.or
+              (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
+              (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
+              (i8x16.eq (local.get $v) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))))
+            (if (i32.eqz (v128.any_true (local.get $v))) (then
+              (local.set $i (i32.add (local.get $i) (i32.const 16)))
+              (br $scan)))
+            (local.set $i (i32.add (local.get $i) (i32.ctz (i8x16.bitmask (local.get $v))))))
+          (else
+            ;; fewer than 16 bytes left: one at a time
+            (block $found (loop $bytes
+              (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const -1))))
+              (local.set $c (i32.load8_u (local.get $i)))
+              (br_if $found (i32.lt_u (local.get $c) (i32.const 32)))
+              (br_if $found (i32.eq (local.get $c) (i32.const 34)))
+              (br_if $found (i32.eq (local.get $c) (i32.const 92)))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $bytes)))))))
+      (local.set $c (i32.load8_u (local.get $i)))
       (if (i32.eq (local.get $c) (i32.const 34)) (then (return (i32.add (local.get $i) (i32.const 1)))))
       (if (i32.lt_u (local.get $c) (i32.const 32)) (then (return (i32.const -1))))
       ;; a backslash
