@@ -67,14 +67,13 @@ export const FAST_PATH_MAX_BYTES = 65536;
 
 /**
  * The byte work runs in WebAssembly with SIMD (envelope-scan.wat, compiled into envelope-wasm.ts): the
- * line is copied into its memory, checked for ASCII (a line with a byte >= 0x80 is checked by isUtf8),
- * validated as one strict JSON object, and the members of its first two levels are written to a tape
- * there, which the classification below reads. Where WebAssembly is unavailable the fast path is off:
+ * line is copied into its memory and validated as one strict JSON object; the members of its first two
+ * levels are written to a tape there, which the classification below reads. The validation also tells
+ * whether the line's strings may hold bytes >= 0x80; only such a line is checked by isUtf8. Where WebAssembly is unavailable the fast path is off:
  * every line takes the general path (same records, more time).
  */
 interface Scanner {
   memory: Uint8Array;
-  ascii: (n: number) => number;
   validate: (n: number) => number;
   /** Per member, ENTRY fields (see envelope-scan.wat). */
   tape: Int32Array;
@@ -83,7 +82,7 @@ interface Scanner {
 /** The part of the WebAssembly global used here (the project's lib settings do not declare it). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: { ascii: (n: number) => number; validate: (n: number) => number; mem: { buffer: ArrayBuffer } } };
+  Instance: new (module: object) => { exports: { validate: (n: number) => number; mem: { buffer: ArrayBuffer } } };
 }
 
 const TAPE_OFFSET = 65536;
@@ -98,7 +97,7 @@ function loadScanner(): Scanner | null {
     const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const exp = new wasm.Instance(new wasm.Module(Buffer.from(ENVELOPE_WASM, 'base64'))).exports;
     // the memory never grows, so these views stay valid
-    return { memory: new Uint8Array(exp.mem.buffer), ascii: exp.ascii, validate: exp.validate, tape: new Int32Array(exp.mem.buffer, TAPE_OFFSET, MAX_MEMBERS * ENTRY) };
+    return { memory: new Uint8Array(exp.mem.buffer), validate: exp.validate, tape: new Int32Array(exp.mem.buffer, TAPE_OFFSET, MAX_MEMBERS * ENTRY) };
   } catch {
     return null;
   }
@@ -245,12 +244,12 @@ export function scanEnvelope(line: Buffer): Classified | null {
   const s = scanner;
   if (s === null) return null;
   s.memory.set(line, 0);
-  // bytes >= 0x80 are only checked here: an accepted line is valid UTF-8
-  if (s.ascii(n) === 0 && !isUtf8(line)) return null;
-  const m = s.validate(n);
-  if (m < 0) return null;
+  const r = s.validate(n);
+  if (r < 0) return null;
+  // a line that may hold bytes >= 0x80 is checked here: an accepted line is valid UTF-8
+  if (r & 0x10000 && !isUtf8(line)) return null;
   tape = s.tape;
-  members = m;
+  members = r & 0xffff;
   return classifyTape(line);
 }
 

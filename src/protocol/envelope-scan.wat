@@ -11,21 +11,10 @@
   (memory (export "mem") 2)
   ;; set by $string when the string it scanned has a backslash escape
   (global $escaped (mut i32) (i32.const 0))
-
-  ;; 1 when every byte of [0, n) is below 0x80 (then the line is valid UTF-8 without asking isUtf8)
-  (func (export "ascii") (param $n i32) (result i32)
-    (local $i i32) (local $acc v128)
-    (block $tail (loop $blocks
-      (br_if $tail (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $n)))
-      (local.set $acc (v128.or (local.get $acc) (v128.load align=1 (local.get $i))))
-      (local.set $i (i32.add (local.get $i) (i32.const 16)))
-      (br $blocks)))
-    (block $done (loop $bytes
-      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-      (if (i32.ge_u (i32.load8_u (local.get $i)) (i32.const 128)) (then (return (i32.const 0))))
-      (local.set $i (i32.add (local.get $i) (i32.const 1)))
-      (br $bytes)))
-    (i32.eqz (i8x16.bitmask (local.get $acc))))
+  ;; the OR of the string bytes $string has looked at, and whether the byte loop saw one >= 0x80: a line
+  ;; whose strings are ASCII is all ASCII (anything else outside a string is not JSON)
+  (global $high (mut v128) (v128.const i64x2 0 0))
+  (global $highByte (mut i32) (i32.const 0))
 
   ;; the first index >= i that is not a space or a tab (JSON whitespace but CR and LF: those lines go the
   ;; general way), or n
@@ -62,6 +51,7 @@
         (then
           (local.set $v (v128.load align=1 (local.get $i)))
           (local.set $w (v128.load offset=16 align=1 (local.get $i)))
+          (global.set $high (v128.or (global.get $high) (v128.or (local.get $v) (local.get $w))))
           (local.set $v (v128.or (v128.or
               (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
               (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
@@ -79,6 +69,7 @@
         (else (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $n))
           (then
             (local.set $v (v128.load align=1 (local.get $i)))
+            (global.set $high (v128.or (global.get $high) (local.get $v)))
             (local.set $v (v128.or (v128.or
               (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
               (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
@@ -92,6 +83,7 @@
             (block $found (loop $bytes
               (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const -1))))
               (local.set $c (i32.load8_u (local.get $i)))
+              (if (i32.ge_u (local.get $c) (i32.const 128)) (then (global.set $highByte (i32.const 1))))
               (br_if $found (i32.lt_u (local.get $c) (i32.const 32)))
               (br_if $found (i32.eq (local.get $c) (i32.const 34)))
               (br_if $found (i32.eq (local.get $c) (i32.const 92)))
@@ -176,10 +168,13 @@
 
   ;; Validates [0, n) as one JSON object (a loop over three states with an explicit stack, at most 128
   ;; deep) and fills the tape. Returns the number of tape entries, or -1 when the line is not one strict
-  ;; JSON object, nests deeper, or has more than 64 members on its first two levels.
+  ;; JSON object, nests deeper, or has more than 64 members on its first two levels. Bit 16 of the count
+  ;; is set when the line may hold bytes >= 0x80.
   (func (export "validate") (param $n i32) (result i32)
     (local $i i32) (local $depth i32) (local $state i32) (local $m i32) (local $c i32) (local $obj i32)
     (local $ks i32) (local $ke i32) (local $t i32) (local $open1 i32) (local $open2 i32) (local $w i32) (local $code i64) (local $len i32)
+    (global.set $high (v128.const i64x2 0 0))
+    (global.set $highByte (i32.const 0))
     (local.set $i (i32.const 0))
         (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
           (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
@@ -240,7 +235,11 @@
             (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
         ;; the message itself ended: nothing may follow
         (if (i32.eqz (local.get $depth)) (then
-          (return (select (local.get $m) (i32.const -1) (i32.eq (local.get $i) (local.get $n))))))
+          (if (i32.ne (local.get $i) (local.get $n)) (then (return (i32.const -1))))
+          ;; bit 16: the line may hold bytes >= 0x80 (the caller then checks it is UTF-8)
+          (return (i32.or (local.get $m) (i32.shl
+            (i32.or (global.get $highByte) (i32.ne (i8x16.bitmask (global.get $high)) (i32.const 0)))
+            (i32.const 16))))))
         (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const -1))))
         (local.set $c (i32.load8_u (local.get $i)))
         (local.set $obj (i32.load8_u (i32.add (i32.const 67584) (local.get $depth))))
