@@ -216,14 +216,13 @@ function putUint(out: Buffer, at: number, v: number): number {
 const PREFIX_KEYS = ['v', 'time', 'session', 'seq', 'from', 'kind'];
 const PREFIX_V = Buffer.from('{"v":1,"time":');
 
-/** The last record time written, and its digits. */
+/** `{"v":1,"time":…,"session":"…","seq":` for the last time and session written. */
 let lastTime = NaN;
-const timeBytes = Buffer.alloc(32);
-let timeLength = 0;
-
-/** `,"session":"…","seq":` of the last session written (one per process, in practice). */
 let sessionText: string | undefined;
-let sessionBytes: Buffer = Buffer.alloc(0);
+let startBytes: Buffer = Buffer.alloc(0);
+/** PREFIX_V followed by room for a time's digits. */
+const startScratch = Buffer.alloc(64);
+PREFIX_V.copy(startScratch);
 
 /** `,"from":"…","kind":"…"` for the few pairs records use, found by identity (the values are constants). */
 const PAIRS = 16;
@@ -253,26 +252,21 @@ function putStart(record: LogRecord, out: Buffer, at: number, limit: number): nu
   if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
   if (at + 64 > limit) return -1;
   if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
-  at = put(out, at, PREFIX_V);
-  if (time === lastTime) {
-    for (let k = 0; k < timeLength; k++) out[at + k] = timeBytes[k]!;
-    at += timeLength;
-  } else {
-    const end = putMillis(out, at, time);
-    if (end < 0) return -1;
-    // records of one chunk share their time: its digits are kept for the next record
-    lastTime = time;
-    timeLength = end - at;
-    for (let k = at; k < end; k++) timeBytes[k - at] = out[k]!;
-    at = end;
-  }
-  if (session !== sessionText) {
+  if (time !== lastTime || session !== sessionText) {
+    // records of one chunk share their time (and a process its session): `{"v":1,…,"seq":` is kept
     if (!plain(session)) return -1;
+    const end = putMillis(startScratch, PREFIX_V.length, time);
+    if (end < 0) return -1;
+    const tail = Buffer.from(`,"session":"${session}","seq":`, 'latin1');
+    const bytes = Buffer.allocUnsafe(end + tail.length);
+    startScratch.copy(bytes, 0, 0, end);
+    tail.copy(bytes, end);
+    lastTime = time;
     sessionText = session;
-    sessionBytes = Buffer.from(`,"session":"${session}","seq":`, 'latin1');
+    startBytes = bytes;
   }
-  if (at + sessionBytes.length + 16 > limit) return -1;
-  at = put(out, at, sessionBytes);
+  if (at + startBytes.length + 16 > limit) return -1;
+  at = put(out, at, startBytes);
   return putUint(out, at, seq);
 }
 

@@ -190,6 +190,31 @@ export class Session {
 
   /** One line of the server's stdout or the client's stdin. */
   onLine(from: 'client' | 'server', line: Line, time: number): void {
+    const data = line.data;
+    // the common case on its own: a whole line that the fast path classifies from its bytes (it makes
+    // the same record the general path below would: analysis members, bytes, then notes)
+    if (data !== undefined && line.partial !== true && this.opts.fastPath !== false && data.length > 0) {
+      const fast = scanEnvelope(data);
+      if (fast !== null && this.fastPathFits(from, fast)) {
+        const rec = this.base(from, 'invalid', time);
+        this.analyse(from, undefined, rec, time, fast);
+        const found = rec.notes;
+        if (found !== undefined) delete rec.notes;
+        rec.bytes = line.bytes;
+        if (found !== undefined) rec.notes = found;
+        this.emit(rec, undefined, data);
+        if (this.lifecycleDue) {
+          this.lifecycleDue = false;
+          this.onEvent('lifecycle', { ...this.lc.fields() }, time);
+        }
+        return;
+      }
+    }
+    this.onOtherLine(from, line, time);
+  }
+
+  /** Any other line: not JSON, not the fast path's, torn, over-long, or with a CR. */
+  private onOtherLine(from: Side, line: Line, time: number): void {
     const rec = this.base(from, 'invalid', time);
     let msgText: string | undefined;
     let msgBytes: Buffer | undefined;
@@ -205,7 +230,8 @@ export class Session {
       // verbatim only when the bytes are UTF-8 and hold no CR: JSON allows CR as whitespace, but many
       // line readers split on it, so such a message is re-serialized instead (a line the fast path
       // accepts is valid UTF-8 and holds no CR)
-      const fast = end === data.length && end > 0 && this.opts.fastPath !== false ? scanEnvelope(data) : null;
+      // (a whole line was tried by onLine already; a torn one is tried here)
+      const fast = line.partial === true && end === data.length && end > 0 && this.opts.fastPath !== false ? scanEnvelope(data) : null;
       if (fast !== null && this.fastPathFits(from, fast)) {
         // the common, well-formed message: classified from its bytes, no object tree built
         parsed = true;
