@@ -157,6 +157,10 @@ export interface MethodProblem {
   text: string;
 }
 
+/** The version checkMethod saw last, and its table. */
+let lastVersion: string | undefined;
+let lastTable: VersionTable = UNION;
+
 /**
  * Checks `method` sent by `from` as a request (`isRequest`) or notification under `version` (undefined or
  * unknown: any revision). Methods no revision defines (extensions, custom methods) are never flagged; in
@@ -168,10 +172,15 @@ export function checkMethod(
   isRequest: boolean,
   method: string,
 ): MethodProblem | null {
-  const known = isKnownVersion(version);
-  const t = known ? TABLES[version] : UNION;
+  // the version rarely changes within a session: its table is looked up once
+  if (version !== lastVersion) {
+    lastVersion = version;
+    lastTable = isKnownVersion(version) ? TABLES[version] : UNION;
+  }
+  const t = lastTable;
   const own = t[from];
   if (isRequest ? own.requests.has(method) : own.notifications.has(method)) return null;
+  const known = isKnownVersion(version);
   if (!UNION.all.has(method)) return null; // not an MCP method: an extension or a custom one
   const other = t[from === 'client' ? 'server' : 'client'];
   const what = isRequest ? 'request' : 'notification';
