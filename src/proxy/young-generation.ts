@@ -19,10 +19,13 @@ function stopGrowing(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
 }
 
-/** Lets the young generation grow to 2 MiB per semi-space, no further. Safe to call once per process. */
-export function sizeYoungGeneration(): void {
+/**
+ * Lets the young generation grow to 2 MiB per semi-space, no further; with `grow` false it stays at its
+ * initial size. Call once per process.
+ */
+export function sizeYoungGeneration(grow = true): void {
   try {
-    if (newSpaceBytes() >= TARGET_NEW_SPACE_BYTES) {
+    if (!grow || newSpaceBytes() >= TARGET_NEW_SPACE_BYTES) {
       stopGrowing();
       return;
     }

@@ -132,7 +132,8 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  sizeYoungGeneration();
+  // the analysis allocates per message; the bare relay (--no-log) keeps V8's young generation at its smallest
+  sizeYoungGeneration(parsed.logPath !== null);
   const bare = bareCommand(argv);
   if (bare !== null && !commandExists(bare)) {
     const near = subcommands.find((s) => distance(s, bare) <= 2);
