@@ -1,6 +1,7 @@
 /**
  * Answered requests of one side, remembered for duplicate answers, cancels that raced their answer and
- * id reuse: the newest `capacity` of them, as columns of a ring, found through an id → slot index.
+ * id reuse: the newest `capacity` of them, as columns of a ring, found through an id → slot index that
+ * holds exactly the ids in the ring.
  * Nothing per request is kept as an object: an answered request's entry dies young instead of being
  * promoted and collected later (which cost about a tenth of the analysis). A lookup builds it again.
  */
@@ -9,14 +10,8 @@ import { IntSlots } from './int-slots.js';
 import type { PendingEntry } from './pairing.js';
 
 export class AnsweredRing {
-  /**
-   * id → slot for int32 ids (nearly all), in two generations of typed-array tables: new ids go to the
-   * young one; when it holds half the capacity the old one is emptied and the two swap. Both together
-   * hold only ids among the last `capacity` added, whose slots are not reused yet, and nothing is ever
-   * deleted one by one. Other ids: a Map, kept exact as the ring moves on.
-   */
-  private young: IntSlots;
-  private old: IntSlots;
+  /** id → slot for the ids in the ring: int32 ids (nearly all) in typed arrays, others in a Map. */
+  private readonly intSlots: IntSlots;
   private readonly otherSlots = new Map<RequestId, number>();
   private ids: (RequestId | undefined)[] = [];
   private seqs = new Float64Array(0);
@@ -28,9 +23,7 @@ export class AnsweredRing {
   private next = 0;
 
   constructor(readonly capacity: number) {
-    const half = Math.max(1, Math.floor(capacity / 2));
-    this.young = new IntSlots(half);
-    this.old = new IntSlots(half);
+    this.intSlots = new IntSlots(capacity);
   }
 
   /** Remembers `e` as answered by the record `answerSeq` (the newest entry for its id). */
@@ -38,9 +31,9 @@ export class AnsweredRing {
     const k = this.next;
     if (k === this.seqs.length) this.grow();
     this.next = k + 1 === this.capacity ? 0 : k + 1;
-    // the slot's previous request is forgotten (an int32 id goes with its generation)
-    const previous = this.ids[k];
-    if (previous !== undefined && !isInt32(previous) && this.otherSlots.get(previous) === k) this.otherSlots.delete(previous);
+    // the slot's previous request is forgotten (unless its id was answered again since, elsewhere)
+    const old = this.ids[k];
+    if (old !== undefined) this.unindex(old, k);
     this.ids[k] = e.id;
     this.seqs[k] = e.seq;
     this.answerSeqs[k] = answerSeq ?? -1;
@@ -48,21 +41,17 @@ export class AnsweredRing {
     this.methods[k] = e.method;
     this.targets[k] = e.target;
     const id = e.id;
-    if (isInt32(id)) {
-      if (this.young.size * 2 >= this.capacity) {
-        const emptied = this.old;
-        emptied.clear();
-        this.old = this.young;
-        this.young = emptied;
-      }
-      this.young.set(id, k);
-    } else this.otherSlots.set(id, k);
+    if (typeof id === 'number' && (id | 0) === id) this.intSlots.set(id, k);
+    else this.otherSlots.set(id, k);
   }
 
   private slotOf(id: RequestId): number | undefined {
-    if (!isInt32(id)) return this.otherSlots.get(id);
-    const k = this.young.get(id) ?? this.old.get(id);
-    return k !== undefined && this.ids[k] === id ? k : undefined;
+    return typeof id === 'number' && (id | 0) === id ? this.intSlots.get(id) : this.otherSlots.get(id);
+  }
+
+  private unindex(id: RequestId, slot?: number): void {
+    if (typeof id === 'number' && (id | 0) === id) this.intSlots.delete(id, slot);
+    else if (slot === undefined || this.otherSlots.get(id) === slot) this.otherSlots.delete(id);
   }
 
   /** The columns grow with the session up to `capacity` (a short session keeps them small). */
@@ -92,13 +81,6 @@ export class AnsweredRing {
 
   /** Forgets the id (it was evicted while pending and is remembered elsewhere now). */
   delete(id: RequestId): void {
-    if (isInt32(id)) {
-      this.young.delete(id);
-      this.old.delete(id);
-    } else this.otherSlots.delete(id);
+    this.unindex(id);
   }
-}
-
-function isInt32(id: RequestId): id is number {
-  return typeof id === 'number' && (id | 0) === id;
 }

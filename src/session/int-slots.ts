@@ -84,13 +84,6 @@ export class IntSlots {
     }
   }
 
-  /** Empties the table, keeping its size. */
-  clear(): void {
-    if (this.count === 0) return;
-    this.vals.fill(0);
-    this.count = 0;
-  }
-
   private grow(): void {
     const oldKeys = this.keys;
     const oldVals = this.vals;
