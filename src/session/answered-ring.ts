@@ -9,6 +9,7 @@ import type { RequestId } from '../protocol/jsonrpc.js';
 import { IntSlots } from './int-slots.js';
 import type { PendingEntry } from './pairing.js';
 
+/** The answered requests one side sent, newest `capacity` of them; see the top of this file. */
 export class AnsweredRing {
   /** id → slot for the ids in the ring: int32 ids (nearly all) in typed arrays, others in a Map. */
   private readonly intSlots: IntSlots;
