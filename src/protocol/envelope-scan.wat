@@ -28,7 +28,7 @@
       (br $l)))
     (local.get $i))
 
-    (func $isHex (param $h i32) (result i32)
+  (func $isHex (param $h i32) (result i32)
     (i32.or
       (i32.lt_u (i32.sub (local.get $h) (i32.const 48)) (i32.const 10))
       (i32.lt_u (i32.sub (i32.or (local.get $h) (i32.const 32)) (i32.const 97)) (i32.const 6))))
@@ -169,16 +169,17 @@
   ;; Validates [0, n) as one JSON object (a loop over three states with an explicit stack, at most 128
   ;; deep) and fills the tape. Returns the number of tape entries, or -1 when the line is not one strict
   ;; JSON object, nests deeper, or has more than 64 members on its first two levels. Bit 16 of the count
-  ;; is set when the line may hold bytes >= 0x80.
+  ;; is set when the line may hold bytes >= 0x80. Whitespace is skipped inline (messages rarely hold
+  ;; any, so the byte is looked at and $ws called only for a space or a tab: a call per token cost ~15%).
   (func (export "validate") (param $n i32) (result i32)
     (local $i i32) (local $depth i32) (local $state i32) (local $m i32) (local $c i32) (local $obj i32)
     (local $ks i32) (local $ke i32) (local $t i32) (local $open1 i32) (local $open2 i32) (local $w i32) (local $code i64) (local $len i32)
     (global.set $high (v128.const i64x2 0 0))
     (global.set $highByte (i32.const 0))
     (local.set $i (i32.const 0))
-        (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
-          (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
-            (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
+    (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
+      (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
+        (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
     (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const -1))))
     (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 123)) (then (return (i32.const -1))))
     (local.set $open1 (i32.const -1))
@@ -186,7 +187,6 @@
     (loop $main
       ;; state 0: a value starts
       (if (i32.eqz (local.get $state)) (then
-        (local.set $i (local.get $i))
         (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
           (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
             (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
@@ -199,9 +199,9 @@
           (local.set $obj (i32.eq (local.get $c) (i32.const 123)))
           (i32.store8 (i32.add (i32.const 67584) (local.get $depth)) (local.get $obj))
           (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
-          (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
-            (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
+          (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
+            (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
+              (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
           ;; empty: } is { + 2, ] is [ + 2
           (if (i32.and (i32.lt_u (local.get $i) (local.get $n))
                        (i32.eq (i32.load8_u (local.get $i)) (i32.add (local.get $c) (i32.const 2))))
@@ -229,7 +229,6 @@
           (if (i32.ge_s (local.get $open2) (i32.const 0)) (then
             (i32.store (i32.add (i32.const 65552) (i32.shl (local.get $open2) (i32.const 5))) (local.get $i))
             (local.set $open2 (i32.const -1))))))
-        (local.set $i (local.get $i))
         (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
           (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
             (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
@@ -253,26 +252,24 @@
           (br $main)))
         (return (i32.const -1))))
       ;; state 2: a member's key, its colon, and the start of its value
-      (local.set $i (local.get $i))
-        (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
-          (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
-            (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
+      (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
+        (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
+          (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
       (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const -1))))
       (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 34)) (then (return (i32.const -1))))
       (local.set $ks (local.get $i))
       (local.set $i (call $string (local.get $i) (local.get $n)))
       (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
       (local.set $ke (local.get $i))
-      (local.set $i (local.get $i))
-        (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
-          (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
-            (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
+      (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
+        (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
+          (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
       (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const -1))))
       (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 58)) (then (return (i32.const -1))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
-          (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
-            (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
+      (if (i32.lt_u (local.get $i) (local.get $n)) (then (local.set $w (i32.load8_u (local.get $i)))
+        (if (i32.or (i32.eq (local.get $w) (i32.const 32)) (i32.eq (local.get $w) (i32.const 9)))
+          (then (local.set $i (call $ws (local.get $i) (local.get $n)))))))
       (if (i32.le_u (local.get $depth) (i32.const 2)) (then
         (if (i32.ge_u (local.get $m) (i32.const 64)) (then (return (i32.const -1))))
         (local.set $t (i32.add (i32.const 65536) (i32.shl (local.get $m) (i32.const 5))))
