@@ -203,17 +203,22 @@ export class Session {
         rec.bytes = line.bytes;
         if (found !== undefined) rec.notes = found;
         this.emit(rec, undefined, data);
-        if (this.lifecycleDue) {
-          this.lifecycleDue = false;
-          this.onEvent('lifecycle', { ...this.lc.fields() }, time);
-        }
+        this.lifecycleIfDue(time);
         return;
       }
     }
     this.onOtherLine(from, line, time);
   }
 
-  /** Any other line: not JSON, not the fast path's, torn, over-long, or with a CR. */
+  /** The lifecycle event a line's analysis made due (handshake or discovery done), after its record. */
+  private lifecycleIfDue(time: number): void {
+    if (this.lifecycleDue) {
+      this.lifecycleDue = false;
+      this.onEvent('lifecycle', { ...this.lc.fields() }, time);
+    }
+  }
+
+  /** Any other line (JSON.parse): not the fast path's, torn, over-long, with a CR, or not JSON at all. */
   private onOtherLine(from: Side, line: Line, time: number): void {
     const rec = this.base(from, 'invalid', time);
     let msgText: string | undefined;
@@ -228,37 +233,27 @@ export class Session {
       let end = data.length;
       if (end > 0 && data[end - 1] === 0x0d) end--;
       // verbatim only when the bytes are UTF-8 and hold no CR: JSON allows CR as whitespace, but many
-      // line readers split on it, so such a message is re-serialized instead (a line the fast path
-      // accepts is valid UTF-8 and holds no CR)
-      // (a whole line was tried by onLine already; a torn one is tried here)
-      const fast = line.partial === true && end === data.length && end > 0 && this.opts.fastPath !== false ? scanEnvelope(data) : null;
-      if (fast !== null && this.fastPathFits(from, fast)) {
-        // the common, well-formed message: classified from its bytes, no object tree built
-        parsed = true;
-        this.analyse(from, undefined, rec, time, fast);
-        msgBytes = data;
+      // line readers split on it, so such a message is re-serialized instead
+      const utf8 = isUtf8(data);
+      const verbatim = utf8 && data.lastIndexOf(0x0d, end - 1) === -1;
+      const text = end === 0 ? '' : data.toString('utf8', 0, end);
+      if (mayBeJson(data, end)) {
+        try {
+          value = JSON.parse(text);
+          parsed = true;
+        } catch {
+          // not JSON
+        }
+      }
+      if (parsed) {
+        this.analyse(from, value, rec, time);
+        if (verbatim) {
+          msgText = text;
+          msgBytes = data.subarray(0, end);
+        } else if (!utf8) lineNote = notes.invalidUtf8(); // msg re-serialized from the parsed value
       } else {
-        const utf8 = isUtf8(data);
-        const verbatim = utf8 && data.lastIndexOf(0x0d, end - 1) === -1;
-        const text = end === 0 ? '' : data.toString('utf8', 0, end);
-        if (mayBeJson(data, end)) {
-          try {
-            value = JSON.parse(text);
-            parsed = true;
-          } catch {
-            // not JSON
-          }
-        }
-        if (parsed) {
-          this.analyse(from, value, rec, time);
-          if (verbatim) {
-            msgText = text;
-            msgBytes = data.subarray(0, end);
-          } else if (!utf8) lineNote = notes.invalidUtf8(); // msg re-serialized from the parsed value
-        } else {
-          lineNote = notes.notJson(from, end === 0);
-          raw = text;
-        }
+        lineNote = notes.notJson(from, end === 0);
+        raw = text;
       }
     } else {
       truncated = true;
@@ -300,10 +295,7 @@ export class Session {
     if (raw !== undefined) rec.raw = raw;
     else if (parsed && msgBytes === undefined) rec.msg = value;
     this.emit(rec, msgText, msgBytes);
-    if (this.lifecycleDue) {
-      this.lifecycleDue = false;
-      this.onEvent('lifecycle', { ...this.lc.fields() }, time);
-    }
+    this.lifecycleIfDue(time);
   }
 
   /** One line of the server's stderr. */
@@ -598,7 +590,7 @@ export class Session {
     switch (m.status) {
       case 'pending':
       case 'evicted':
-        this.pair(from, c, t, m.entry, seq, time);
+        this.pair(from, c, t, m.entry, time);
         return;
       case 'answered':
         t.method = m.entry.method;
@@ -612,12 +604,11 @@ export class Session {
     }
   }
 
-  private pair(from: Side, c: Classified, t: Slot, e: PendingEntry, seq: number, time: number): void {
+  private pair(from: Side, c: Classified, t: Slot, e: PendingEntry, time: number): void {
     t.method = e.method;
     if (e.target !== undefined) t.target = e.target;
     t.reqSeq = e.seq;
     t.ms = since(e.time, time);
-    e.answerSeq = seq;
     if (e.cancelled) t.cancelled = true;
     const result = c.result;
     const ok = c.kind === 'response' && isObject(result);
