@@ -24,57 +24,20 @@ class KeySlot {
   }
 }
 
-const otherSlots = new Map<string, KeySlot>();
-const S_V = new KeySlot('v');
-const S_TIME = new KeySlot('time');
-const S_SESSION = new KeySlot('session');
-const S_SEQ = new KeySlot('seq');
-const S_FROM = new KeySlot('from');
-const S_KIND = new KeySlot('kind');
-const S_ID = new KeySlot('id');
-const S_METHOD = new KeySlot('method');
-const S_TARGET = new KeySlot('target');
-const S_REQSEQ = new KeySlot('reqSeq');
-const S_MS = new KeySlot('ms');
-const S_BYTES = new KeySlot('bytes');
+/** Slots by key, made on first use; at most 256 are kept (event records bring keys of their own). */
+const slots = new Map<string, KeySlot>();
 
-/** The slot of a key: the ones on every message record without a lookup (keys are interned strings). */
 function slotOf(key: string): KeySlot {
-  switch (key) {
-    case 'v':
-      return S_V;
-    case 'time':
-      return S_TIME;
-    case 'session':
-      return S_SESSION;
-    case 'seq':
-      return S_SEQ;
-    case 'from':
-      return S_FROM;
-    case 'kind':
-      return S_KIND;
-    case 'id':
-      return S_ID;
-    case 'method':
-      return S_METHOD;
-    case 'target':
-      return S_TARGET;
-    case 'reqSeq':
-      return S_REQSEQ;
-    case 'ms':
-      return S_MS;
-    case 'bytes':
-      return S_BYTES;
-    default: {
-      let slot = otherSlots.get(key);
-      if (slot === undefined) {
-        slot = new KeySlot(key);
-        if (otherSlots.size < 256) otherSlots.set(key, slot);
-      }
-      return slot;
-    }
+  let slot = slots.get(key);
+  if (slot === undefined) {
+    slot = new KeySlot(key);
+    if (slots.size < 256) slots.set(key, slot);
   }
+  return slot;
 }
+
+/** The id's slot: template heads write ids through it. */
+const S_ID = slotOf('id');
 
 function put(out: Buffer, at: number, bytes: Uint8Array): number {
   const n = bytes.length;
@@ -409,8 +372,7 @@ function putMember(out: Buffer, at: number, slot: KeySlot, v: unknown, limit: nu
   at = put(out, at, k);
   if (t === 'number') {
     const n = v as number;
-    if (n >= 0 && n < 2147483648 && (n | 0) === n) return putUint(out, at, n);
-    const end = putMillis(out, at, n);
+    const end = putNumber(out, at, n);
     return end >= 0 ? end : putAscii(out, at, Number.isFinite(n) ? String(n) : 'null');
   }
   if (t === 'string') return putString(out, at, v as string, limit, slot);
