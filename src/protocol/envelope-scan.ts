@@ -124,15 +124,11 @@ function hasBackslash(b: Uint8Array, s: number, e: number): boolean {
 function stringAt(b: Buffer, start: number, stop: number): string {
   const s = start + 1;
   const e = stop - 1;
-  if (e - s > MAX_INTERN_LENGTH) {
-    return hasBackslash(b, s, e) ? (JSON.parse(b.toString('utf8', start, stop)) as string) : b.toString('utf8', s, e);
-  }
+  if (e - s > MAX_INTERN_LENGTH) return decoded(b, start, stop, s);
   let h = e - s;
   for (let k = s; k < e; k++) {
     const c = b[k]!;
-    if (c >= 0x80 || c === BACKSLASH) {
-      return hasBackslash(b, k, e) ? (JSON.parse(b.toString('utf8', start, stop)) as string) : b.toString('utf8', s, e);
-    }
+    if (c >= 0x80 || c === BACKSLASH) return decoded(b, start, stop, k);
     h = (Math.imul(h, 31) + c) | 0;
   }
   const known = interned.get(h);
@@ -141,6 +137,11 @@ function stringAt(b: Buffer, start: number, stop: number): string {
   if (interned.size >= MAX_INTERNED) interned.clear();
   interned.set(h, text);
   return text;
+}
+
+/** A string not interned (long, escaped or not ASCII); bytes before `from` are known to hold no backslash. */
+function decoded(b: Buffer, start: number, stop: number, from: number): string {
+  return hasBackslash(b, from, stop - 1) ? (JSON.parse(b.toString('utf8', start, stop)) as string) : b.toString('utf8', start + 1, stop - 1);
 }
 
 function sameBytes(b: Uint8Array, at: number, word: string): boolean {
@@ -252,7 +253,6 @@ export function scanEnvelope(line: Buffer): Classified | null {
   members = r & 0xffff;
   return classifyTape(line);
 }
-
 
 /** The classification from the tape of a valid line: only the five envelope members, each once. */
 function classifyTape(b: Buffer): Classified | null {
