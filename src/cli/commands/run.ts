@@ -147,8 +147,9 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
   const status = await runProxy(parsed, { stdin: process.stdin, stdout, stderr: process.stderr, warn });
   // every byte the server wrote reaches a host that is still reading; one that stopped cannot hold us
   // (a paused host gets HOST_STALL_MS without progress before its last bytes are given up, and told)
-  const left = await flushHostStdout(stdout, Math.max(HOST_STALL_MS, parsed.graceMs));
-  if (left > 0) warn(`the host did not read the server's last ${left} bytes within ${Math.max(HOST_STALL_MS, parsed.graceMs)} ms after the server exited; they were not delivered`);
+  const stallMs = Math.max(HOST_STALL_MS, parsed.graceMs);
+  const left = await flushHostStdout(stdout, stallMs);
+  if (left > 0) warn(`the host did not read the server's last ${left} bytes within ${stallMs} ms after the server exited; they were not delivered`);
   // stdin may still be open (the host keeps it); nothing else should hold the process.
   process.exit(status);
 }
