@@ -47,10 +47,10 @@ try {
   // Linux default
 }
 
-/** utime+stime of a live process, in seconds. */
-function cpuSeconds(pid) {
+/** utime+stime of a live process (or, with `thread`, of one of its threads), in seconds. */
+function cpuSeconds(pid, thread) {
   try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const s = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) / CLK_TCK;
   } catch {
@@ -220,7 +220,7 @@ async function echoPhase(firstId, n, bytes, depth, latencies, onProgress) {
 /** CPU of the proxy, the server and this client at the start of a measured phase. */
 function cpuSnapshot() {
   const own = process.cpuUsage();
-  return { proxy: cpuSeconds(pid), server: result.serverPid && result.serverPid !== pid ? cpuSeconds(result.serverPid) : NaN, client: (own.user + own.system) / 1e6 };
+  return { proxy: cpuSeconds(pid), proxyMain: cpuSeconds(pid, pid), server: result.serverPid && result.serverPid !== pid ? cpuSeconds(result.serverPid) : NaN, client: (own.user + own.system) / 1e6 };
 }
 
 /** Records CPU seconds used since `snap`, in all and per 100,000 messages, for the three processes. */
@@ -229,6 +229,8 @@ function cpuSince(snap, messages) {
   const per = (x) => (x / messages) * 100_000;
   result.cpuSeconds = now.proxy - snap.proxy;
   result.cpuPer100k = per(result.cpuSeconds);
+  // the proxy's main thread alone; the rest is V8's helpers (compiler, GC) and libuv's pool (file writes)
+  result.mainCpuPer100k = per(now.proxyMain - snap.proxyMain);
   result.serverCpuPer100k = per(now.server - snap.server);
   result.clientCpuPer100k = per(now.client - snap.client);
   // the two ends together (with no proxy in between, the spawned process is the server)

@@ -150,6 +150,19 @@ function putMillis(out: Buffer, at: number, v: number): number {
 /** "00" … "99": two digits per step. */
 const PAIRS_OF_DIGITS = Buffer.from(Array.from({ length: 100 }, (_, k) => String(k).padStart(2, '0')).join(''), 'latin1');
 
+/** 10^k for k = 0 … 9. */
+const POWERS_OF_TEN = new Int32Array([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000]);
+
+/**
+ * Decimal digits of an int32 n ≥ 1, with no branch per digit count: a chain of `n < 10^k` tests compiles
+ * only the tests that had run, so a seq or id reaching 100,000 mid-session deoptimized every head writer.
+ */
+function decimalDigits(n: number): number {
+  // floor(log10(n)) is t or t - 1, with t from the bit length (1233 / 4096 ≈ log10 2)
+  const t = ((32 - Math.clz32(n)) * 1233) >> 12;
+  return n < POWERS_OF_TEN[t]! ? t : t + 1;
+}
+
 /** Writes a non-negative integer below 2^31 in decimal; returns the new position. */
 function putUint(out: Buffer, at: number, v: number): number {
   // int32 arithmetic throughout: `%` on a value the compiler cannot prove an integer is a call to fmod
@@ -158,7 +171,7 @@ function putUint(out: Buffer, at: number, v: number): number {
     out[at] = 0x30 + n;
     return at + 1;
   }
-  const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
+  const digits = decimalDigits(n);
   let i = at + digits;
   while (n >= 100) {
     const q = (n / 100) | 0;

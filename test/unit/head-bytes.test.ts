@@ -51,6 +51,16 @@ describe('record heads as bytes', () => {
     expect(head({} as LogRecord)).toBe('{"msg":');
   });
 
+  it('write every digit count of seq and of integer members (each side of each power of ten)', () => {
+    for (let k = 0; k <= 9; k++) {
+      for (const n of [10 ** k - 1, 10 ** k, 10 ** k + 1, 2 * 10 ** k - 1]) {
+        if (n < 0 || n >= 2 ** 31) continue;
+        const rec = { v: 1, time: 1796040539259.5, session: 's', seq: n, from: 'server', kind: 'response', id: n, reqSeq: n, bytes: n } as LogRecord;
+        expect(head(rec)).toBe(serializeHead(rec));
+      }
+    }
+  });
+
   it('says when a head may not fit, instead of writing past the room it was given', () => {
     const rec = { v: 1, time: 1, session: 'x'.repeat(500), seq: 1, from: 'client', kind: 'request' } as LogRecord;
     expect(head(rec, 100)).toBeNull();
