@@ -262,7 +262,14 @@ class HeadTemplate {
     readonly runs: Buffer[],
     /** Bytes in all runs. */
     readonly size: number,
-  ) {}
+  ) {
+    this.from = keys[0] === 'from' ? texts[0] : undefined;
+    this.kind = keys[1] === 'kind' ? texts[1] : undefined;
+  }
+
+  /** The `from` and `kind` baked in (undefined when not): a record with others is not walked at all. */
+  readonly from: string | undefined;
+  readonly kind: string | undefined;
 }
 
 const MAX_TEMPLATES = 8;
@@ -280,8 +287,12 @@ function putNumber(out: Buffer, at: number, n: number): number {
 
 /** The head after `seq` from a template that fits the record, or -1. */
 function putFromTemplate(record: LogRecord, out: Buffer, at: number, limit: number): number {
+  const from: unknown = record.from;
+  const kind: unknown = record.kind;
   for (let t = 0; t < templates.length; t++) {
     const tpl = templates[t]!;
+    // requests and answers alternate: most misses are told by these two, before walking the members
+    if ((tpl.from !== undefined && tpl.from !== from) || (tpl.kind !== undefined && tpl.kind !== kind)) continue;
     const n = matchTemplate(record, tpl);
     if (n < 0) continue;
     if (at + tpl.size + n * 32 > limit) return -1;
