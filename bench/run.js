@@ -469,6 +469,18 @@ function buildReport({ info, load0, load1, foreign, elapsed, results, failures }
       const B = med(results, w.key, 'bare', 'cpuPer100k');
       const T = med(results, w.key, 'tap', 'cpuPer100k');
       md.push('', `CPU in use by client + proxy + server together (cores, of ${cpus().length}): ${used}.`);
+      const threads = configs
+        .filter((c) => c.proxy)
+        .map((c) => {
+          const total = med(results, w.key, c.key, 'cpuPer100k');
+          const main = med(results, w.key, c.key, 'mainCpuPer100k');
+          return `${c.key} ${fmt2(main)} + ${fmt2(total - main)}`;
+        })
+        .join(', ');
+      md.push(
+        '',
+        `Proxy CPU s / 100k messages on its main thread + its other threads (V8 compiling and collecting garbage, libuv's pool writing the log): ${threads}.`,
+      );
       if (Number.isFinite(P + B + T)) {
         const budget = (P + B) / 0.9 - P;
         md.push(

@@ -5,13 +5,25 @@
  * those tables. This one allocates only when it grows. Pure.
  */
 export class IntSlots {
-  private keys = new Int32Array(64);
+  private keys: Int32Array;
   /** slot + 1; 0 marks an empty cell. */
-  private vals = new Int32Array(64);
-  private shift = 32 - 6;
+  private vals: Int32Array;
+  private shift: number;
   private count = 0;
 
-  constructor(private readonly maxEntries: number) {}
+  /**
+   * The table starts at the size `maxEntries` needs (up to 32,768 cells, 256 KiB, whose pages the system
+   * maps only when touched): growing it rehashes every key in a loop that the compiler then optimises
+   * on the side, twice, for a function that runs a handful of times. `initialCells` (a power of two) for tests.
+   */
+  constructor(
+    private readonly maxEntries: number,
+    initialCells = Math.min(1 << 15, Math.max(64, 2 ** Math.ceil(Math.log2(2 * maxEntries + 2)))),
+  ) {
+    this.keys = new Int32Array(initialCells);
+    this.vals = new Int32Array(initialCells);
+    this.shift = 32 - Math.log2(initialCells);
+  }
 
   get size(): number {
     return this.count;

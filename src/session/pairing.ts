@@ -53,6 +53,8 @@ export type Match =
 
 const UNKNOWN: Match = { status: 'unknown' };
 
+const isOpen = (e: PendingEntry): boolean => e.open === true;
+
 /** Pending and recently answered requests of one side. */
 export class RequestTable {
   private readonly pending = new Map<RequestId, PendingEntry>();
@@ -202,14 +204,13 @@ export class RequestTable {
     return head;
   }
 
-  /** Drops closed entries from the arrival order (amortised: runs when they outnumber open ones). */
+  /**
+   * Drops closed entries from the arrival order (amortised: runs when they outnumber open ones). A
+   * builtin walks the entries: a loop of our own here was compiled on the side (on-stack replacement)
+   * in every busy session, for a function that runs once per thousand requests.
+   */
   private sweep(): void {
-    const kept: PendingEntry[] = [];
-    for (let i = this.orderHead; i < this.order.length; i++) {
-      const e = this.order[i]!;
-      if (e.open) kept.push(e);
-    }
-    this.order = kept;
+    this.order = this.order.slice(this.orderHead).filter(isOpen);
     this.orderHead = 0;
   }
 }

@@ -14,7 +14,7 @@ describe('IntSlots', () => {
       fc.property(
         fc.array(fc.tuple(fc.constantFrom('set', 'set', 'delete', 'deleteIf'), fc.integer({ min: -50, max: 300 }), fc.nat(1000)), { maxLength: 600 }),
         (ops) => {
-          const t = new IntSlots(1000);
+          const t = new IntSlots(1000, 64);
           const m = new Map<number, number>();
           for (const [op, key, slot] of ops) {
             if (op === 'set') {
@@ -34,6 +34,14 @@ describe('IntSlots', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('starts at the size its bound needs, and grows past 32,768 cells when the bound asks for more', () => {
+    const t = new IntSlots(100_000);
+    for (let i = 0; i < 60_000; i++) t.set(i * 31, i);
+    for (let i = 0; i < 60_000; i += 3) t.delete(i * 31);
+    for (let i = 0; i < 60_000; i++) expect(t.get(i * 31)).toBe(i % 3 ? i : undefined);
+    expect(t.size).toBe(40_000);
   });
 
   it('finds keys whose probe runs wrap around the end of the table', () => {
