@@ -5,6 +5,10 @@
  * alone, V8 keeps doubling the young generation under load, up to 16 MiB per semi-space, which costs
  * memory and no more speed. So V8 may grow it to 4 MiB per semi-space and is then told to stop
  * (docs/performance.md has the numbers).
+ *
+ * Scavenges also run on the main thread alone. In parallel, V8's helper threads join each one; on a
+ * machine whose cores the host and the server keep busy, that cost more CPU in all (the helpers
+ * synchronise, and wait for a core) than it saved on the main thread.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
@@ -22,10 +26,11 @@ function stopGrowing(): void {
 
 /**
  * Lets the young generation grow to 4 MiB per semi-space, no further; with `grow` false it stays at its
- * initial size. Call once per process.
+ * initial size. Scavenges run on the main thread. Call once per process.
  */
 export function sizeYoungGeneration(grow = true): void {
   try {
+    setFlagsFromString('--no-parallel-scavenge');
     if (!grow || newSpaceBytes() >= TARGET_NEW_SPACE_BYTES) {
       stopGrowing();
       return;
