@@ -26,15 +26,25 @@ export interface Shortener {
 
 export type ShortenerFactory = (limit: number) => Shortener;
 
+const EMPTY = Buffer.alloc(0);
+
 const noShortener: ShortenerFactory = () => ({
   write() {},
   finish: () => null,
 });
 
+/** The carry buffer is kept between lines up to this size; a bigger one (an over-long line's head) is let go. */
+const KEEP_CARRY_BYTES = 64 * 1024;
+
 /** Incremental splitter; one instance per direction. */
 export class LineSplitter {
-  private parts: Buffer[] = [];
-  private held = 0; // bytes in parts
+  /**
+   * The start of a line that continues in the next chunk, copied (the caller may reuse its chunk). One
+   * buffer reused from line to line, written with typed-array builtins: a copy and a concatenation per
+   * chunk through Buffer's own methods cost more, and made V8 compile Node's Buffer code mid-session.
+   */
+  private carry: Buffer | null = null;
+  private held = 0; // bytes in carry
   private total = 0; // bytes of the current line so far
   private shortener: Shortener | null = null;
 
@@ -86,26 +96,33 @@ export class LineSplitter {
       this.shortener.write(chunk.subarray(start, end));
       return;
     }
-    if (this.held + n <= this.limit) {
-      // Copy: the caller may reuse or retain its chunk; we keep only what we need.
-      this.parts.push(Buffer.from(chunk.subarray(start, end)));
-      this.held += n;
-      return;
-    }
-    // Overflow: keep the head up to the limit, stream everything into the shortener.
-    const room = this.limit - this.held;
-    if (room > 0) {
-      this.parts.push(Buffer.from(chunk.subarray(start, start + room)));
-      this.held += room;
-    }
+    // keep only what we need, up to the limit: the head of an over-long line
+    const keep = Math.min(n, this.limit - this.held);
+    if (keep > 0) this.hold(chunk, start, start + keep);
+    if (keep === n) return;
+    // Overflow: stream everything into the shortener.
     this.shortener = this.makeShortener(this.limit);
-    for (const p of this.parts) this.shortener.write(p);
-    this.shortener.write(chunk.subarray(start + room, end));
+    this.shortener.write(this.carry!.subarray(0, this.held));
+    this.shortener.write(chunk.subarray(start + keep, end));
+  }
+
+  /** Appends chunk[start, end) to the carry buffer, growing it (at most to the limit). */
+  private hold(chunk: Buffer, start: number, end: number): void {
+    const need = this.held + end - start;
+    let carry = this.carry;
+    if (carry === null || carry.length < need) {
+      const grown = Buffer.allocUnsafe(Math.min(this.limit, Math.max(need, 2 * (carry?.length ?? 0), 4096)));
+      if (carry !== null && this.held > 0) grown.set(carry.subarray(0, this.held));
+      this.carry = carry = grown;
+    }
+    carry.set(chunk.subarray(start, end), this.held);
+    this.held = need;
   }
 
   private flushLine(partial: boolean): void {
     const line: Line = { bytes: this.total };
-    const joined = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
+    // a view of the carry buffer: valid during the callback, like a whole line's view of its chunk
+    const joined = this.carry === null ? EMPTY : this.carry.subarray(0, this.held);
     if (this.shortener) {
       line.head = joined;
       line.shortened = this.shortener.finish();
@@ -113,10 +130,13 @@ export class LineSplitter {
       line.data = joined;
     }
     if (partial) line.partial = true;
-    this.parts = [];
     this.held = 0;
     this.total = 0;
     this.shortener = null;
-    this.onLine(line);
+    try {
+      this.onLine(line);
+    } finally {
+      if (this.carry !== null && this.carry.length > KEEP_CARRY_BYTES) this.carry = null;
+    }
   }
 }

@@ -109,7 +109,7 @@ const MILLIS_MAX = 4398046511104;
  * spaced less than 0.0005 apart, so the shortest decimal that reads back as `v` is exactly its 3-decimal
  * form without trailing zeros.
  */
-function putMillis(out: Buffer, at: number, v: number): number {
+function putMillis(out: Uint8Array, at: number, v: number): number {
   if (!(v > -MILLIS_MAX && v < MILLIS_MAX)) return -1;
   const micro = Math.round(v * 1000);
   if (micro / 1000 !== v) return -1;
@@ -164,7 +164,7 @@ function decimalDigits(n: number): number {
 }
 
 /** Writes a non-negative integer below 2^31 in decimal; returns the new position. */
-function putUint(out: Buffer, at: number, v: number): number {
+function putUint(out: Uint8Array, at: number, v: number): number {
   // int32 arithmetic throughout: `%` on a value the compiler cannot prove an integer is a call to fmod
   let n = v | 0;
   if (n < 10) {
@@ -192,13 +192,19 @@ function putUint(out: Buffer, at: number, v: number): number {
 const PREFIX_KEYS = ['v', 'time', 'session', 'seq', 'from', 'kind'];
 const PREFIX_V = Buffer.from('{"v":1,"time":');
 
-/** `{"v":1,"time":…,"session":"…","seq":` for the last time and session written. */
+/**
+ * `{"v":1,"time":…,"session":"…","seq":` for the last time and session written. Made once per chunk
+ * (its records share their time) with typed-array builtins only: Buffer's own methods here made V8
+ * compile Node's Buffer code in the middle of a busy session.
+ */
 let lastTime = NaN;
+let startBytes = new Uint8Array(0);
+/** `,"session":"…","seq":` for sessionText. */
 let sessionText: string | undefined;
-let startBytes: Buffer = Buffer.alloc(0);
+let sessionTail = new Uint8Array(0);
 /** PREFIX_V followed by room for a time's digits. */
-const startScratch = Buffer.alloc(64);
-PREFIX_V.copy(startScratch);
+const startScratch = new Uint8Array(64);
+startScratch.set(PREFIX_V);
 
 /** `,"from":"…","kind":"…"` for the few pairs records use, found by identity (the values are constants). */
 const PAIRS = 16;
@@ -228,17 +234,19 @@ function putStart(record: LogRecord, out: Buffer, at: number, limit: number): nu
   if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
   if (at + 64 > limit) return -1;
   if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
-  if (time !== lastTime || session !== sessionText) {
-    // records of one chunk share their time (and a process its session): `{"v":1,…,"seq":` is kept
+  if (session !== sessionText) {
     if (!plain(session)) return -1;
+    sessionTail = Buffer.from(`,"session":"${session}","seq":`, 'latin1');
+    sessionText = session;
+    lastTime = NaN;
+  }
+  if (time !== lastTime) {
     const end = putMillis(startScratch, PREFIX_V.length, time);
     if (end < 0) return -1;
-    const tail = Buffer.from(`,"session":"${session}","seq":`, 'latin1');
-    const bytes = Buffer.allocUnsafe(end + tail.length);
-    startScratch.copy(bytes, 0, 0, end);
-    tail.copy(bytes, end);
+    const bytes = new Uint8Array(end + sessionTail.length);
+    bytes.set(startScratch.subarray(0, end));
+    bytes.set(sessionTail, end);
     lastTime = time;
-    sessionText = session;
     startBytes = bytes;
   }
   if (at + startBytes.length + 16 > limit) return -1;
