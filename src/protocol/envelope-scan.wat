@@ -42,7 +42,8 @@
 
   ;; at an opening quote: the index after the closing quote of a valid string, or -1
   (func $string (param $i i32) (param $n i32) (result i32)
-    (local $c i32) (local $k i32) (local $v v128) (local $w v128)
+    ;; $h: the string's bytes or-ed together (kept in a register; $high, a global, lives in memory)
+    (local $c i32) (local $k i32) (local $v v128) (local $w v128) (local $h v128)
     (global.set $escaped (i32.const 0))
     (local.set $i (i32.add (local.get $i) (i32.const 1)))
     (loop $scan
@@ -51,7 +52,7 @@
         (then
           (local.set $v (v128.load align=1 (local.get $i)))
           (local.set $w (v128.load offset=16 align=1 (local.get $i)))
-          (global.set $high (v128.or (global.get $high) (v128.or (local.get $v) (local.get $w))))
+          (local.set $h (v128.or (local.get $h) (v128.or (local.get $v) (local.get $w))))
           (local.set $v (v128.or (v128.or
               (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
               (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
@@ -69,7 +70,7 @@
         (else (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $n))
           (then
             (local.set $v (v128.load align=1 (local.get $i)))
-            (global.set $high (v128.or (global.get $high) (local.get $v)))
+            (local.set $h (v128.or (local.get $h) (local.get $v)))
             (local.set $v (v128.or (v128.or
               (i8x16.lt_u (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
               (i8x16.eq (local.get $v) (v128.const i8x16 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34 34)))
@@ -90,7 +91,9 @@
               (local.set $i (i32.add (local.get $i) (i32.const 1)))
               (br $bytes)))))))
       (local.set $c (i32.load8_u (local.get $i)))
-      (if (i32.eq (local.get $c) (i32.const 34)) (then (return (i32.add (local.get $i) (i32.const 1)))))
+      (if (i32.eq (local.get $c) (i32.const 34)) (then
+        (global.set $high (v128.or (global.get $high) (local.get $h)))
+        (return (i32.add (local.get $i) (i32.const 1)))))
       (if (i32.lt_u (local.get $c) (i32.const 32)) (then (return (i32.const -1))))
       ;; a backslash
       (global.set $escaped (i32.const 1))
