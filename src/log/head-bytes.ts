@@ -261,6 +261,10 @@ function putStart(record: LogRecord, out: Buffer, at: number, limit: number): nu
  * is then a few copies and the numbers, instead of a key and a value per member.
  */
 class HeadTemplate {
+  /** The `from` and `kind` baked in (undefined when not): a record with others is not walked at all. */
+  readonly from: string | undefined;
+  readonly kind: string | undefined;
+
   constructor(
     /** Member keys from `from` on (members whose value is undefined are left out, as JSON.stringify does). */
     readonly keys: string[],
@@ -274,10 +278,6 @@ class HeadTemplate {
     this.from = keys[0] === 'from' ? texts[0] : undefined;
     this.kind = keys[1] === 'kind' ? texts[1] : undefined;
   }
-
-  /** The `from` and `kind` baked in (undefined when not): a record with others is not walked at all. */
-  readonly from: string | undefined;
-  readonly kind: string | undefined;
 }
 
 const MAX_TEMPLATES = 8;
