@@ -175,14 +175,14 @@ export class RequestTable {
       this.remember(head, answerSeq);
       return { status: 'pending', entry: head };
     }
-    const ev = this.evictedOpen.get(id);
-    if (ev) {
-      ev.evicted = false;
-      this.remember(ev, answerSeq);
-      return { status: 'evicted', entry: ev };
-    }
     const d = this.recent(id);
     if (!d) return UNKNOWN;
+    if (d.evicted) {
+      // evicted while pending (only those are marked): answered after all
+      d.evicted = false;
+      this.remember(d, answerSeq);
+      return { status: 'evicted', entry: d };
+    }
     return { status: 'answered', entry: d };
   }
 
