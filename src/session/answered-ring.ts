@@ -9,6 +9,9 @@ import type { RequestId } from '../protocol/jsonrpc.js';
 import { IntSlots } from './int-slots.js';
 import type { PendingEntry } from './pairing.js';
 
+/** Ids the typed-array index takes (nearly all). */
+const isInt32 = (id: RequestId): id is number => typeof id === 'number' && (id | 0) === id;
+
 /** The answered requests one side sent, newest `capacity` of them; see the top of this file. */
 export class AnsweredRing {
   /** id → slot for the ids in the ring: int32 ids (nearly all) in typed arrays, others in a Map. */
@@ -42,16 +45,16 @@ export class AnsweredRing {
     this.methods[k] = e.method;
     this.targets[k] = e.target;
     const id = e.id;
-    if (typeof id === 'number' && (id | 0) === id) this.intSlots.set(id, k);
+    if (isInt32(id)) this.intSlots.set(id, k);
     else this.otherSlots.set(id, k);
   }
 
   private slotOf(id: RequestId): number | undefined {
-    return typeof id === 'number' && (id | 0) === id ? this.intSlots.get(id) : this.otherSlots.get(id);
+    return isInt32(id) ? this.intSlots.get(id) : this.otherSlots.get(id);
   }
 
   private unindex(id: RequestId, slot?: number): void {
-    if (typeof id === 'number' && (id | 0) === id) this.intSlots.delete(id, slot);
+    if (isInt32(id)) this.intSlots.delete(id, slot);
     else if (slot === undefined || this.otherSlots.get(id) === slot) this.otherSlots.delete(id);
   }
 
