@@ -7,9 +7,9 @@
 /** One line as the analysis sees it. `bytes` is the true size without the LF. */
 export interface Line {
   bytes: number;
-  /** The whole line without its LF, when bytes <= limit. May be a view of the caller's chunk: copy it to keep it past the callback. */
+  /** The whole line without its LF, when bytes <= limit. A view of the caller's chunk or of the splitter's reused buffer: copy it to keep it past the callback. */
   data?: Buffer;
-  /** When the line is longer than the limit: its first `limit` bytes. */
+  /** When the line is longer than the limit: its first `limit` bytes (valid during the callback, like `data`). */
   head?: Buffer;
   /** When the line is longer than the limit: shortened JSON text, or null when the line is not JSON. */
   shortened?: string | null;
@@ -87,6 +87,11 @@ export class LineSplitter {
   /** Bytes of the line in progress that the splitter keeps in memory (never more than the limit). */
   get heldBytes(): number {
     return this.held;
+  }
+
+  /** Size of the buffer kept for lines split across chunks (at most 64 KiB between lines). */
+  get carryBytes(): number {
+    return this.carry?.length ?? 0;
   }
 
   private take(chunk: Buffer, start: number, end: number): void {

@@ -4,7 +4,9 @@ import { LineSplitter, type Line } from '../../src/framing/line-splitter.js';
 
 function collect(limit = 1024, factory?: typeof jsonShortener): { splitter: LineSplitter; lines: Line[] } {
   const lines: Line[] = [];
-  const splitter = new LineSplitter(limit, (l) => lines.push(l), factory);
+  // a line's bytes are valid during the callback only (they may be a view the splitter reuses): copy them
+  const copy = (b: Buffer | undefined): Buffer | undefined => (b === undefined ? undefined : Buffer.from(b));
+  const splitter = new LineSplitter(limit, (l) => lines.push({ ...l, data: copy(l.data), head: copy(l.head) }), factory);
   return { splitter, lines };
 }
 
@@ -80,6 +82,26 @@ describe('LineSplitter', () => {
     splitter.push(Buffer.concat([Buffer.alloc(limit, 0x42), Buffer.from('\n')]));
     expect(lines[2]!.data!.length).toBe(limit);
     expect(lines[2]!.head).toBeUndefined();
+  });
+
+  it('joins split lines in one reused buffer, and lets it go after a line longer than 64 KiB', () => {
+    const { splitter, lines } = collect(1024 * 1024);
+    const texts = ['{"a":1}', '{"b":"' + 'x'.repeat(5000) + '"}', '{"c":3}'];
+    for (const t of texts) {
+      splitter.push(Buffer.from(t.slice(0, 3)));
+      splitter.push(Buffer.from(t.slice(3) + '\n'));
+    }
+    expect(lines.map((l) => l.data!.toString())).toEqual(texts);
+    const kept = splitter.carryBytes;
+    expect(kept).toBeGreaterThanOrEqual(5000);
+    expect(kept).toBeLessThanOrEqual(64 * 1024);
+    const big = 'y'.repeat(200 * 1024);
+    splitter.push(Buffer.from(big.slice(0, 100)));
+    splitter.push(Buffer.from(big.slice(100)));
+    expect(splitter.carryBytes).toBeGreaterThan(64 * 1024);
+    splitter.push(Buffer.from('\n'));
+    expect(lines[3]!.data!.toString()).toBe(big);
+    expect(splitter.carryBytes).toBe(0);
   });
 
   it('counts 100 MB without a newline while holding no more than the limit', () => {
