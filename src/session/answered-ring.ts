@@ -7,7 +7,7 @@
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
 import { IntSlots } from './int-slots.js';
-import type { PendingEntry } from './pairing.js';
+import type { PendingEntry } from './request-entry.js';
 
 /** Ids the typed-array index takes (nearly all). */
 const isInt32 = (id: RequestId): id is number => typeof id === 'number' && (id | 0) === id;

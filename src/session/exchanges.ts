@@ -3,7 +3,7 @@
  * (a new request with `params.inputResponses` and/or `params.requestState`) continues it, so the final
  * answer can report the latency of the whole exchange. Bounded: the oldest open exchanges are dropped.
  */
-import type { Exchange } from './pairing.js';
+import type { Exchange } from './request-entry.js';
 
 export class Exchanges {
   private readonly open: Exchange[] = [];

@@ -5,7 +5,7 @@
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
 import { BoundedMap } from './bounded-map.js';
-import type { PendingEntry } from './pairing.js';
+import type { PendingEntry } from './request-entry.js';
 
 export interface ProgressLink {
   entry: PendingEntry;

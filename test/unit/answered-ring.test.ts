@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnsweredRing } from '../../src/session/answered-ring.js';
 import { IntSlots } from '../../src/session/int-slots.js';
-import type { PendingEntry } from '../../src/session/pairing.js';
+import type { PendingEntry } from '../../src/session/request-entry.js';
 
 describe('IntSlots', () => {
   it('agrees with a Map under random sets and deletes, growing as needed', () => {
