@@ -6,15 +6,15 @@
  * Ids: client requests go out with their recorded ids (a server bug may depend on an id's type or
  * value); only an id that is still awaiting its answer in this replay gets a fresh one of the same type,
  * and a recorded `notifications/cancelled` follows the remapping. The server's requests are answered
- * under the ids the live server chose. Answers are compared without their ids.
+ * under the ids the live server chose (server-requests.ts). Answers are compared without their ids.
  */
 import type { JsonRpcId } from '../log/record.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
-import { AnswerBook } from './answer-book.js';
 import { compareMessages, type CompareOptions } from './compare.js';
-import { idKey, targetOf, type RecMsg } from './recorded.js';
+import { idKey, type RecMsg } from './recorded.js';
 import type { ReplayPlan, SendUnit } from './plan.js';
-import { summarize, type ReplayEntry, type ReplayResult } from './result.js';
+import { entryFields, summarize, type ReplayEntry, type ReplayResult } from './result.js';
+import { ServerRequests } from './server-requests.js';
 import { recordLargerAdvice } from './shortened.js';
 
 export interface EngineOptions {
@@ -45,14 +45,12 @@ export class ReplayEngine {
   private readonly live = new Map<string, Pending>();
   private readonly sent = new Map<RecMsg, Pending>();
   private readonly requestState = new Map<string, string>();
-  private readonly book: AnswerBook;
-  private readonly seenServerRequests = new Set<RecMsg>();
+  private readonly serverRequests: ServerRequests;
   private readonly entries: Array<{ entry: ReplayEntry; order: number }> = [];
   private readonly notifications: Record<string, number> = {};
   private readonly noiseSamples: string[] = [];
   private noise = 0;
   private stray = 0;
-  private pings = 0;
   private fresh = 0;
   private readonly maxNumericId: number;
   private exited: { code: number | null; signal: string | null } | undefined;
@@ -64,7 +62,7 @@ export class ReplayEngine {
     private readonly plan: ReplayPlan,
     private readonly opts: EngineOptions,
   ) {
-    this.book = new AnswerBook(plan.serverBook, { byTarget: false });
+    this.serverRequests = new ServerRequests(plan, opts.compare);
     let max = 0;
     for (const m of plan.session.messages) if (typeof m.id === 'number' && m.id > max) max = m.id;
     this.maxNumericId = Math.floor(max);
@@ -75,7 +73,7 @@ export class ReplayEngine {
           status: 'not-replayed',
           failed: false,
           seq: m.seq,
-          ...this.describe(m),
+          ...entryFields(m),
           notes: [
             `not replayed: the log holds only a shortened copy of this ${m.kind === 'invalid' ? 'line' : m.kind}${m.bytes !== undefined ? ` (${m.bytes} bytes on the wire)` : ''}, so it cannot be sent as it was; ${recordLargerAdvice(m.bytes)}`,
           ],
@@ -83,14 +81,6 @@ export class ReplayEngine {
         m.seq,
       );
     }
-  }
-
-  private describe(m: RecMsg): Pick<ReplayEntry, 'method' | 'target' | 'id'> {
-    const d: Pick<ReplayEntry, 'method' | 'target' | 'id'> = {};
-    if (m.method !== undefined) d.method = m.method;
-    if (m.target !== undefined) d.target = m.target;
-    if (m.id !== undefined) d.id = m.id;
-    return d;
   }
 
   private add(entry: ReplayEntry, order: number): void {
@@ -147,7 +137,7 @@ export class ReplayEngine {
           status: 'missing',
           failed: false,
           seq: m.seq,
-          ...this.describe(m),
+          ...entryFields(m),
           liveId,
           notes: [],
         };
@@ -226,7 +216,11 @@ export class ReplayEngine {
       return undefined;
     }
     if (typeof el['method'] === 'string') {
-      if ('id' in el && el['id'] !== undefined) return this.serverRequest(el, el['method']);
+      if ('id' in el && el['id'] !== undefined) {
+        const { reply, row } = this.serverRequests.onRequest(el, el['method'], this.lastOrder + 0.5);
+        if (row) this.add(row.entry, row.order);
+        return reply;
+      }
       this.notifications[el['method']] = (this.notifications[el['method']] ?? 0) + 1;
       return undefined;
     }
@@ -283,58 +277,6 @@ export class ReplayEngine {
     if (typeof rs === 'string' && typeof live === 'string') this.requestState.set(rs, live);
   }
 
-  private serverRequest(el: JsonObject, method: string): string | undefined {
-    const id = el['id'] as JsonRpcId;
-    const order = this.lastOrder + 0.5;
-    const match = this.book.match(method, el['params']);
-    if (!match) {
-      if (method === 'ping') {
-        this.pings++;
-        return JSON.stringify({ jsonrpc: '2.0', id, result: {} });
-      }
-      const entry: ReplayEntry = { type: 'server-request', status: 'unexpected', failed: true, method, liveId: id, notes: ['the recorded client never got this request; answered with error -32601'] };
-      const target = targetOf(method, el['params']);
-      if (target !== undefined) entry.target = target;
-      this.add(entry, order);
-      return JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        error: { code: -32601, message: `mcp-tap replay: the recorded session has no ${method} request to take the answer from` },
-      });
-    }
-    const rec = match.entry.request;
-    const first = !this.seenServerRequests.has(rec);
-    this.seenServerRequests.add(rec);
-    const cmp = compareMessages(rec.msg, el, { ...this.opts.compare, shortened: rec.truncated });
-    const entry: ReplayEntry = {
-      type: 'server-request',
-      status: cmp.differences.length === 0 ? 'same' : 'different',
-      failed: cmp.differences.length > 0,
-      seq: rec.seq,
-      ...this.describe(rec),
-      liveId: id,
-      notes: [],
-    };
-    if (cmp.differences.length > 0) entry.differences = cmp.differences;
-    if (cmp.ignored > 0) entry.ignored = cmp.ignored;
-    if (cmp.partial) entry.partial = true;
-    if (!first) entry.notes.push(`asked again; answered with the recorded answer to #${rec.seq} once more`);
-    this.add(entry, first ? rec.seq : order);
-    const answer = match.entry.answer;
-    if (!answer || !isObject(answer.msg)) {
-      entry.notes.push('the recorded client did not answer this request; left unanswered');
-      return undefined;
-    }
-    entry.answerSeq = answer.seq;
-    if (answer.truncated) {
-      entry.notes.push(`answered with a shortened copy: the log cut the recorded answer${answer.bytes !== undefined ? ` (${answer.bytes} bytes)` : ''}; ${recordLargerAdvice(answer.bytes)}`);
-    }
-    const reply: JsonObject = { jsonrpc: '2.0', id };
-    if ('error' in answer.msg) reply['error'] = answer.msg['error'];
-    else reply['result'] = answer.msg['result'];
-    return JSON.stringify(reply);
-  }
-
   /** Deadlines that passed: answers given up on. Returns lines that may now be sent. */
   onTick(): string[] {
     const now = this.opts.now();
@@ -369,7 +311,7 @@ export class ReplayEngine {
             status: expected ? 'missing' : 'unanswered',
             failed: expected !== undefined && !this.plan.session.cancelled.has(m),
             seq: m.seq,
-            ...this.describe(m),
+            ...entryFields(m),
             notes: [`not sent: the server ${how} earlier`],
           },
           m.seq,
@@ -384,21 +326,17 @@ export class ReplayEngine {
     return false;
   }
 
-  private missingServerRequests(): RecMsg[] {
-    return this.plan.expectedServerRequests.filter((m) => !this.seenServerRequests.has(m));
-  }
-
   private checkEnd(): void {
     if (this.exited || this.endWaitUntil !== undefined) return;
     if (this.next < this.plan.units.length || this.waitingForAnswers()) return;
-    if (this.missingServerRequests().length > 0) this.endWaitUntil = this.opts.now() + this.opts.timeoutMs;
+    if (this.serverRequests.missing().length > 0) this.endWaitUntil = this.opts.now() + this.opts.timeoutMs;
   }
 
   /** True when the replay has nothing left to send or wait for. */
   get finished(): boolean {
     if (this.exited) return true;
     if (this.next < this.plan.units.length || this.waitingForAnswers()) return false;
-    if (this.missingServerRequests().length === 0) return true;
+    if (this.serverRequests.missing().length === 0) return true;
     return this.endWaitUntil !== undefined && this.opts.now() >= this.endWaitUntil;
   }
 
@@ -428,14 +366,14 @@ export class ReplayEngine {
       p.entry.notes.push('no answer, as in the recording');
     }
     if (this.plan.mode === 'all' || this.plan.expectedServerRequests.length > 0) {
-      for (const m of this.missingServerRequests()) {
+      for (const m of this.serverRequests.missing()) {
         rows.push({
           entry: {
             type: 'server-request',
             status: 'missing',
             failed: true,
             seq: m.seq,
-            ...this.describe(m),
+            ...entryFields(m),
             notes: ['the server did not make this request in the replay'],
           },
           order: m.seq,
@@ -466,7 +404,7 @@ export class ReplayEngine {
       notifications: { recorded: this.plan.recordedNotifications, replayed: { ...this.notifications } },
       stdoutNoise: { recorded: this.plan.recordedStdoutNoise, replayed: this.noise, samples: [...this.noiseSamples] },
       strayAnswers: this.stray,
-      serverPings: this.pings,
+      serverPings: this.serverRequests.pings,
       failed: entries.some((e) => e.failed),
     };
     if (exit) result.serverExit = { ...exit, early: this.exited !== undefined };

@@ -1,6 +1,7 @@
 /** What a replay found: one entry per recorded exchange (or per surprise), and the totals that decide the exit status. */
 import type { JsonRpcId } from '../log/record.js';
 import type { Difference } from './compare.js';
+import type { RecMsg } from './recorded.js';
 
 /**
  * same / different: the answer (or the server's request) compared with the recorded one.
@@ -36,6 +37,15 @@ export interface ReplayEntry {
   /** The recorded copy was shortened: compared as far as the log shows. */
   partial?: boolean;
   notes: string[];
+}
+
+/** The method, target and recorded id of a recorded message, as its report entry carries them. */
+export function entryFields(m: RecMsg): Pick<ReplayEntry, 'method' | 'target' | 'id'> {
+  const d: Pick<ReplayEntry, 'method' | 'target' | 'id'> = {};
+  if (m.method !== undefined) d.method = m.method;
+  if (m.target !== undefined) d.target = m.target;
+  if (m.id !== undefined) d.id = m.id;
+  return d;
 }
 
 export interface ReplaySummary {
