@@ -1,0 +1,151 @@
+/**
+ * The live UI's HTTP surface as one (Request) => Response function, so tests call it in-process and the
+ * Node adapter (serve.ts) stays a few lines. Read-only: GET and HEAD only, and only the logs the watch
+ * was given, by index. Every answer carries a strict CSP and no CORS header.
+ */
+import { basename } from 'node:path';
+import type { RedactOptions } from '../transcript/redact.js';
+import { checkRequest, cookieName } from './guard.js';
+import type { BodyAnswer, LiveEvent } from './live-row.js';
+import { findRecord, sessionRowLines } from './read-session.js';
+
+/** What the handler needs of the log watch. */
+export interface WatchView {
+  readonly logs: readonly string[];
+  snapshot(): LiveEvent;
+  problemList(): readonly string[];
+  on(listener: (ev: LiveEvent) => void): () => void;
+}
+
+export interface UiHandlerOptions {
+  token: string;
+  port: number;
+  watch: WatchView;
+  /** The page and the Content-Security-Policy that lets exactly its inline script and style run. */
+  page: { html: string; csp: string };
+  redact?: RedactOptions;
+  /** Comment lines on the event stream keep proxies and browsers from giving up on it; default 15 s. */
+  heartbeatMs?: number;
+}
+
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+function headers(csp: string, type: string, extra: Record<string, string> = {}): Headers {
+  return new Headers({
+    'content-type': type,
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'cross-origin-resource-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+    ...extra,
+  });
+}
+
+function text(status: number, body: string): Response {
+  return new Response(`${body}\n`, { status, headers: headers(API_CSP, 'text/plain; charset=utf-8') });
+}
+
+function json(value: unknown): Response {
+  return new Response(JSON.stringify(value), { status: 200, headers: headers(API_CSP, 'application/json; charset=utf-8') });
+}
+
+/** A log index and session id from the query, when they name a log of the watch. */
+function target(url: URL, watch: WatchView): { path: string; session: string } | null {
+  const log = url.searchParams.get('log');
+  const session = url.searchParams.get('session');
+  if (log === null || !/^\d+$/.test(log) || session === null) return null;
+  const path = watch.logs[Number(log)];
+  return path === undefined ? null : { path, session };
+}
+
+function streamOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  const it = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await it.next();
+        if (next.done) controller.close();
+        else controller.enqueue(enc.encode(next.value));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await it.return?.();
+    },
+  });
+}
+
+/** The event stream: the snapshot, then every increment, as server-sent events. */
+function events(watch: WatchView, heartbeatMs: number): Response {
+  const enc = new TextEncoder();
+  let stop = (): void => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (ev: LiveEvent) => controller.enqueue(enc.encode(`data: ${JSON.stringify(ev)}\n\n`));
+      send(watch.snapshot());
+      for (const p of watch.problemList()) send({ type: 'problem', text: p });
+      const off = watch.on(send);
+      const beat = setInterval(() => controller.enqueue(enc.encode(': beat\n\n')), heartbeatMs);
+      beat.unref();
+      stop = () => {
+        off();
+        clearInterval(beat);
+      };
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, { status: 200, headers: headers(API_CSP, 'text/event-stream; charset=utf-8') });
+}
+
+/** Makes the handler. */
+export function makeUiHandler(opts: UiHandlerOptions): (req: Request) => Promise<Response> {
+  const heartbeat = opts.heartbeatMs ?? 15_000;
+  return async (req) => {
+    const verdict = checkRequest(req, opts);
+    if (!verdict.ok) return text(403, `forbidden: ${verdict.why} (open the URL mcp-tap ui printed)`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'read-only: GET only');
+    const url = new URL(req.url);
+    if (verdict.viaQuery && url.pathname === '/') {
+      // the token moves from the address bar into a cookie only this port's pages send
+      return new Response(null, {
+        status: 303,
+        headers: headers(API_CSP, 'text/plain', { location: '/', 'set-cookie': `${cookieName(opts.port)}=${opts.token}; Path=/; HttpOnly; SameSite=Strict` }),
+      });
+    }
+    try {
+      switch (url.pathname) {
+        case '/':
+          return new Response(opts.page.html, { status: 200, headers: headers(opts.page.csp, 'text/html; charset=utf-8') });
+        case '/api/sessions':
+          return json({ logs: opts.watch.logs.map((p) => basename(p)), ...opts.watch.snapshot(), problems: opts.watch.problemList() });
+        case '/api/events':
+          return events(opts.watch, heartbeat);
+        case '/api/rows': {
+          const t = target(url, opts.watch);
+          if (!t) return text(404, 'no such log');
+          return new Response(streamOf(sessionRowLines(t.path, t.session, opts.redact)), { status: 200, headers: headers(API_CSP, 'application/x-ndjson; charset=utf-8') });
+        }
+        case '/api/body': {
+          const t = target(url, opts.watch);
+          const seq = Number(url.searchParams.get('seq'));
+          if (!t || !Number.isInteger(seq)) return text(404, 'no such record');
+          const reveal = url.searchParams.get('reveal') === '1';
+          const record = await findRecord(t.path, t.session, seq, reveal, opts.redact);
+          if (record === undefined) return text(404, 'no such record');
+          const answer: BodyAnswer = { redacted: !reveal, record };
+          return json(answer);
+        }
+        default:
+          return text(404, 'not found');
+      }
+    } catch (err) {
+      return text(500, `could not read the log: ${(err as Error).message}`);
+    }
+  };
+}

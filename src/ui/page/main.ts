@@ -1,0 +1,254 @@
+/**
+ * The live page: wires the event stream, the session list, and the selected session's waterfall,
+ * filters, message list and body view. Everything that arrives is queued and applied once per animation
+ * frame, so a thousand messages a second cost one layout per frame. Errors are shown on the page.
+ */
+import type { LiveEvent, LiveRow, SessionCard } from '../live-row.js';
+import { fetchBody, fetchRows, subscribe } from './api.js';
+import { byId, el, option, vis } from './dom.js';
+import { fmtClock, fmtMs } from './format.js';
+import { MessageList } from './message-list.js';
+import { cardKey, fillServers, renderSessionList, serverName, stateText } from './session-list.js';
+import { NO_FILTER, SessionRows, type Outcome, type RowFilter } from './session-rows.js';
+import { drawWaterfall } from './waterfall.js';
+
+interface Selection {
+  key: string;
+  log: number;
+  session: string;
+  rows: SessionRows;
+  /** Rows that arrived while the history was loading. */
+  early: LiveRow[] | null;
+}
+
+const cards = new Map<string, SessionCard>();
+let sel: Selection | null = null;
+let filter: RowFilter = { ...NO_FILTER };
+let reveal = false;
+let detailSeq: number | null = null;
+let methodCount = -1;
+let findingCount = -1;
+const dirty = { cards: false, rows: false };
+let frame = 0;
+let shownIdx: number[] = [];
+
+const ui = {
+  conn: byId('conn'),
+  problems: byId('problems'),
+  server: byId<HTMLSelectElement>('f-server'),
+  list: byId('session-list'),
+  head: byId('session-head'),
+  wf: byId<HTMLCanvasElement>('waterfall'),
+  method: byId<HTMLSelectElement>('f-method'),
+  dir: byId<HTMLSelectElement>('f-dir'),
+  outcome: byId<HTMLSelectElement>('f-outcome'),
+  finding: byId<HTMLSelectElement>('f-finding'),
+  count: byId('f-count'),
+  reveal: byId<HTMLInputElement>('reveal'),
+  detailHead: byId('detail-head'),
+  detailBody: byId('detail-body'),
+};
+
+const messages = new MessageList(byId('list'), byId('list-spacer'), (row) => void showBody(row.s));
+
+/** Shows a problem to the person (and keeps it until they close the page). */
+function problem(text: string): void {
+  ui.problems.hidden = false;
+  ui.problems.appendChild(el('div', 'problem', vis(text)));
+}
+
+function schedule(): void {
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    try {
+      flush();
+    } catch (err) {
+      problem(`the page failed to draw: ${(err as Error).message}`);
+    }
+  });
+}
+
+function sortedCards(): SessionCard[] {
+  return [...cards.values()].sort((a, b) => b.start - a.start || a.log - b.log);
+}
+
+function flush(): void {
+  if (dirty.cards) {
+    dirty.cards = false;
+    const all = sortedCards();
+    fillServers(ui.server, all);
+    renderSessionList(ui.list, all, ui.server.value, sel?.key ?? null);
+    renderHead();
+  }
+  if (dirty.rows && sel) {
+    dirty.rows = false;
+    refreshOptions(sel.rows);
+    shownIdx = sel.rows.filtered(filter);
+    messages.show(sel.rows, shownIdx);
+    const n = sel.rows.rows.length;
+    ui.count.textContent = shownIdx.length === n ? `${n} messages` : `${shownIdx.length} of ${n} messages`;
+    drawWaterfall(ui.wf, sel.rows.bars, sel.rows.start, sel.rows.end, Date.now());
+  }
+}
+
+function renderHead(): void {
+  ui.head.textContent = '';
+  const c = sel ? cards.get(sel.key) : undefined;
+  if (!sel || !c) {
+    ui.head.appendChild(el('p', 'empty', 'Pick a session on the left.'));
+    return;
+  }
+  ui.head.appendChild(el('h2', undefined, vis(serverName(c))));
+  ui.head.appendChild(el('span', `state s-${c.state}`, stateText(c)));
+  ui.head.appendChild(el('span', 'meta', `${vis(c.session)} · ${vis(c.file)} · ${c.records} records · ${c.requests} requests · ${c.errors} errors · ${c.findings} findings`));
+}
+
+function refreshOptions(rows: SessionRows): void {
+  let n = 0;
+  for (const t of rows.methods.values()) n += t.size;
+  if (n !== methodCount) {
+    methodCount = n;
+    const keep = ui.method.value;
+    ui.method.textContent = '';
+    option(ui.method, '', 'All methods and tools');
+    for (const m of [...rows.methods.keys()].sort()) {
+      const targets = rows.methods.get(m)!;
+      let total = 0;
+      for (const c of targets.values()) total += c;
+      option(ui.method, m, `${vis(m)} (${total})`);
+      for (const g of [...targets.keys()].sort()) if (g) option(ui.method, `${m}\u0000${g}`, `\u00a0\u00a0\u00a0${vis(g)} (${targets.get(g)})`);
+    }
+    ui.method.value = keep;
+    if (ui.method.value !== keep) ui.method.value = '';
+  }
+  if (rows.findings.size !== findingCount) {
+    findingCount = rows.findings.size;
+    const keep = ui.finding.value;
+    ui.finding.textContent = '';
+    option(ui.finding, '', 'Any findings or none');
+    option(ui.finding, '*', 'With findings');
+    for (const [code, c] of [...rows.findings].sort()) option(ui.finding, code, `${vis(code)} (${c})`);
+    ui.finding.value = keep;
+  }
+}
+
+async function select(key: string): Promise<void> {
+  const c = cards.get(key);
+  if (!c) return;
+  const s: Selection = { key, log: c.log, session: c.session, rows: new SessionRows(), early: [] };
+  sel = s;
+  methodCount = -1;
+  findingCount = -1;
+  detailSeq = null;
+  ui.detailHead.textContent = 'Click a message to see its body.';
+  ui.detailBody.textContent = '';
+  dirty.cards = true;
+  dirty.rows = true;
+  schedule();
+  try {
+    const history = await fetchRows(c.log, c.session);
+    if (sel !== s) return;
+    s.rows.add(history);
+    s.rows.add(s.early ?? []);
+  } catch (err) {
+    problem((err as Error).message);
+  } finally {
+    s.early = null;
+    dirty.rows = true;
+    schedule();
+  }
+}
+
+async function showBody(seq: number): Promise<void> {
+  if (!sel) return;
+  detailSeq = seq;
+  const s = sel;
+  ui.detailHead.textContent = `Loading #${seq}…`;
+  try {
+    const answer = await fetchBody(s.log, s.session, seq, reveal);
+    if (sel !== s || detailSeq !== seq) return;
+    ui.detailHead.textContent = '';
+    ui.detailHead.appendChild(el('b', undefined, `#${seq}`));
+    ui.detailHead.appendChild(
+      el('span', answer.redacted ? 'redacted' : 'revealed', answer.redacted ? ' redacted like export: secrets read [REDACTED:…]' : ' REVEALED: as logged, secrets included (this tab only)'),
+    );
+    ui.detailBody.textContent = vis(JSON.stringify(answer.record, null, 2));
+  } catch (err) {
+    ui.detailHead.textContent = `#${seq}: ${(err as Error).message}`;
+  }
+}
+
+function onEvent(ev: LiveEvent): void {
+  switch (ev.type) {
+    case 'hello':
+      cards.clear();
+      for (const c of ev.cards) cards.set(cardKey(c), c);
+      dirty.cards = true;
+      if (sel && !cards.has(sel.key)) sel = null;
+      break;
+    case 'cards':
+      for (const c of ev.cards) cards.set(cardKey(c), c);
+      dirty.cards = true;
+      break;
+    case 'rows':
+      if (sel && sel.log === ev.log && sel.session === ev.session) {
+        if (sel.early) sel.early.push(...ev.rows);
+        else if (sel.rows.add(ev.rows) > 0) dirty.rows = true;
+      }
+      break;
+    case 'problem':
+      problem(ev.text);
+      break;
+  }
+  schedule();
+}
+
+function readFilter(): void {
+  filter = { method: ui.method.value, dir: ui.dir.value, outcome: ui.outcome.value as '' | Outcome, finding: ui.finding.value };
+  dirty.rows = true;
+  schedule();
+}
+
+function init(): void {
+  for (const s of [ui.method, ui.dir, ui.outcome, ui.finding]) s.addEventListener('change', readFilter);
+  ui.server.addEventListener('change', () => {
+    dirty.cards = true;
+    schedule();
+  });
+  ui.list.addEventListener('click', (ev) => {
+    const card = ev.target instanceof Element ? ev.target.closest<HTMLElement>('.card') : null;
+    const key = card?.dataset['key'];
+    if (key !== undefined) void select(key);
+  });
+  ui.reveal.checked = false;
+  ui.reveal.addEventListener('change', () => {
+    reveal = ui.reveal.checked;
+    document.body.classList.toggle('revealing', reveal);
+    if (detailSeq !== null) void showBody(detailSeq);
+  });
+  window.addEventListener('error', (ev) => problem(`page error: ${ev.message}`));
+  window.addEventListener('unhandledrejection', (ev) => problem(`page error: ${String((ev.reason as Error | undefined)?.message ?? ev.reason)}`));
+  window.addEventListener('resize', () => {
+    dirty.rows = true;
+    schedule();
+  });
+  subscribe(onEvent, (connected) => {
+    ui.conn.textContent = connected ? `live · ${fmtClock(Date.now())}` : 'disconnected: retrying…';
+    ui.conn.className = connected ? 'conn on' : 'conn off';
+  });
+  renderHead();
+}
+
+/** A small API for tests and for people poking at the page from the console. */
+const api = {
+  ready: false,
+  cards: () => sortedCards().map((c) => ({ server: serverName(c), session: c.session, state: c.state, requests: c.requests, latency: c.latency.length })),
+  selected: () => (sel ? { log: sel.log, session: sel.session } : null),
+  listed: () => messages.seqs(),
+  rowCount: () => sel?.rows.rows.length ?? 0,
+  latencyText: (seq: number) => fmtMs(sel?.rows.answerTo(seq)?.d),
+};
+(window as unknown as { __live: typeof api }).__live = api;
+init();
+api.ready = true;

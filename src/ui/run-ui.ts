@@ -1,0 +1,65 @@
+/**
+ * `mcp-tap ui` wired to its edges: a fresh token, the log watch, the handler, the loopback server, the
+ * URL printed (and opened with --open); runs until the signal aborts.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { RedactOptions } from '../transcript/redact.js';
+import { makeUiHandler } from './handler.js';
+import { LogWatch } from './log-watch.js';
+import { livePage } from './page-html.js';
+import { serveLoopback } from './serve.js';
+
+export interface UiRunOptions {
+  dir: string;
+  files: readonly string[];
+  port: number;
+  open: boolean;
+  redact: RedactOptions;
+  version: string;
+  /** The bundled page script. */
+  script: string;
+  pollMs?: number;
+}
+
+export interface UiIo {
+  /** The URL line (stdout). */
+  say(line: string): void;
+  warn(message: string): void;
+  signal: AbortSignal;
+}
+
+/** Opens `url` in the default browser; a failure is only a warning (the URL is printed anyway). */
+function openBrowser(url: string, warn: (m: string) => void): void {
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true, windowsHide: true });
+    child.on('error', () => warn(`could not open a browser (${cmd}); open the URL yourself`));
+    child.unref();
+  } catch {
+    warn(`could not open a browser (${cmd}); open the URL yourself`);
+  }
+}
+
+/** Serves the UI until `io.signal` aborts. */
+export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
+  const token = randomBytes(24).toString('base64url');
+  const watch = new LogWatch({ dir: opts.dir, files: opts.files, redact: opts.redact, pollMs: opts.pollMs, signal: io.signal });
+  const page = livePage(opts.script, opts.version);
+  const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact }));
+  try {
+    await watch.start();
+    const url = `http://127.0.0.1:${port}/?token=${token}`;
+    io.say(url);
+    io.warn(`serving ${watch.logs.length} log(s) from ${opts.dir}${opts.files.length ? ` and ${opts.files.length} file(s)` : ''}, read-only, on 127.0.0.1 only; Ctrl-C stops`);
+    if (opts.open) openBrowser(url, io.warn);
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      else io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * A log record → its LiveRow: envelope facts only, the strings that come from the wire (method, target,
+ * id) redacted with the same rules as export. Pure.
+ */
+import type { LogRecord } from '../log/record.js';
+import { redactString, type RedactOptions } from '../transcript/redact.js';
+import type { LiveRow } from './live-row.js';
+
+const FROM: Record<string, LiveRow['f']> = { client: 'c', server: 's', proxy: 'p' };
+
+function flagsOf(r: LogRecord): string {
+  let f = '';
+  if (r.isError === true) f += 'E';
+  if (r.cancelled === true) f += 'C';
+  if (r.truncated === true) f += 'T';
+  if (r.partial === true) f += 'P';
+  if (r.inputRequired === true) f += 'I';
+  return f;
+}
+
+/** mcp-tap's own numbers about an event, for the list (nothing from the wire). */
+function eventFact(r: LogRecord): string | undefined {
+  switch (r.event) {
+    case 'exit':
+      return typeof r['signal'] === 'string' ? `signal ${r['signal']}` : `code ${String(r['code'])}`;
+    case 'gap':
+    case 'log-error':
+      return `lost ${String(r['lost'])}`;
+    case 'kill':
+    case 'signal':
+      return typeof r['signal'] === 'string' ? r['signal'] : undefined;
+    case 'end':
+      return typeof r['pendingCount'] === 'number' ? `${r['pendingCount']} unanswered` : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The row of one record. `opts` are export's redaction options (undefined: the default rules). */
+export function toLiveRow(r: LogRecord, opts?: RedactOptions): LiveRow {
+  const row: LiveRow = { s: r.seq, t: typeof r.time === 'number' ? r.time : 0, f: FROM[r.from] ?? 'p', k: String(r.kind) };
+  if (typeof r.method === 'string') row.m = redactString(r.method, opts);
+  if (typeof r.target === 'string') row.g = redactString(r.target, opts);
+  if (r.id !== undefined) row.i = typeof r.id === 'string' ? JSON.stringify(redactString(r.id, opts)) : JSON.stringify(r.id);
+  if (typeof r.reqSeq === 'number') row.r = r.reqSeq;
+  if (typeof r.ms === 'number') row.d = r.ms;
+  const x = flagsOf(r);
+  if (x) row.x = x;
+  if (Array.isArray(r.notes) && r.notes.length > 0) row.n = r.notes.map((n) => String(n.code));
+  if (r.kind === 'event' && typeof r.event === 'string') {
+    row.e = r.event;
+    const v = eventFact(r);
+    if (v !== undefined) row.v = v;
+  }
+  if (typeof r.bytes === 'number') row.b = r.bytes;
+  if (r.kind === 'batch' && Array.isArray(r.items)) row.bm = r.items.map((it) => (typeof it.method === 'string' ? redactString(it.method, opts) : it.kind));
+  return row;
+}
