@@ -3,7 +3,10 @@ import type { Command } from 'commander';
 import { addRedactFlags, redactorFrom, type RedactSwitch } from '../../transcript/redact-options.js';
 import { colorLevel } from '../../view/color.js';
 import { parseFilterOptions } from '../../view/filters.js';
-import { parseCount, runTail } from '../../view/tail-run.js';
+import { UsageError } from '../../errors.js';
+import { defaultLogDir } from '../../log/log-path.js';
+import { runTailAll } from '../../view/tail-all.js';
+import { parseCount, runTail, type TailIo, type TailRunOptions } from '../../view/tail-run.js';
 import { stdoutWriter } from '../../view/stdout-writer.js';
 import { warn } from '../stderr.js';
 
@@ -20,6 +23,8 @@ interface TailCliOptions extends RedactSwitch {
   errors?: boolean;
   grep?: string;
   slow?: string;
+  all?: boolean;
+  dir?: string;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -40,7 +45,9 @@ export function define(program: Command): void {
     .option('--session <id|last|all>', 'which session: last, all, or an id or a unique id prefix', 'last')
     .option('-n, --lines <count>', 'records of history to show first (default: the whole session; 20 with -f)')
     .option('--full', 'add each message body as indented JSON (long strings shortened)')
-    .option('--json', 'print the records as JSON lines, for jq');
+    .option('--json', 'print the records as JSON lines, for jq')
+    .option('--all', 'every log of the log directory at once, interleaved in time order with a server column (with -f: also logs created later)')
+    .option('--dir <dir>', 'with --all: the log directory (default: $XDG_STATE_HOME/mcp-tap)');
   addRedactFlags(cmd, 'show records exactly as logged, secrets included (default: redacted like export)')
     .option('--no-color', 'no colours (also: NO_COLOR=1; FORCE_COLOR forces them)')
     .option('--method <glob>', 'only these methods: tools/*, *list*, ping (comma-separated or repeated)', collect)
@@ -62,7 +69,10 @@ export function define(program: Command): void {
       const redactor = redactorFrom(opts);
       const ac = new AbortController();
       const writer = stdoutWriter(out, () => ac.abort());
-      await runTail(
+      if (opts.all && file !== undefined) throw new UsageError('--all shows every log of a directory: name the directory with --dir, not a file');
+      if (opts.dir !== undefined && !opts.all) throw new UsageError('--dir goes with --all');
+      const run = opts.all ? (o: TailRunOptions, io: TailIo) => runTailAll(opts.dir ?? defaultLogDir(), o, io) : runTail;
+      await run(
         {
           file,
           follow: opts.follow === true,
