@@ -6,7 +6,7 @@
 import type { LiveEvent, LiveRow, SessionCard } from '../live-row.js';
 import { fetchBody, fetchRows, subscribe } from './api.js';
 import { byId, el, option, vis } from './dom.js';
-import { fmtClock, fmtMs } from './format.js';
+import { fmtMs } from './format.js';
 import { MessageList } from './message-list.js';
 import { cardKey, fillServers, renderSessionList, serverName, stateText } from './session-list.js';
 import { NO_FILTER, SessionRows, type Outcome, type RowFilter } from './session-rows.js';
@@ -234,7 +234,7 @@ function init(): void {
     schedule();
   });
   subscribe(onEvent, (connected) => {
-    ui.conn.textContent = connected ? `live · ${fmtClock(Date.now())}` : 'disconnected: retrying…';
+    ui.conn.textContent = connected ? 'live' : 'disconnected: retrying…';
     ui.conn.className = connected ? 'conn on' : 'conn off';
   });
   renderHead();

@@ -29,7 +29,7 @@ export function drawWaterfall(canvas: HTMLCanvasElement, bars: readonly Bar[], s
   const last = Math.max(end, start + 1);
   const span = last - start;
   const axis = 16;
-  const rowH = Math.max(1, Math.min(6, (h - axis - 4) / bars.length));
+  const rowH = Math.max(1, Math.min(14, (h - axis - 4) / bars.length));
   const perRow = rowH >= 1 ? 1 : Math.ceil(bars.length / (h - axis - 4));
   const x = (t: number) => ((t - start) / span) * (w - 8) + 4;
   ctx.fillStyle = '#374151';
@@ -42,6 +42,13 @@ export function drawWaterfall(canvas: HTMLCanvasElement, bars: readonly Bar[], s
     const x1 = Math.max(x(Math.min(t1, last)), x0 + 1.5);
     const y = axis + Math.floor(i / perRow) * rowH;
     ctx.fillStyle = OUTCOME_COLOR[b.outcome];
-    ctx.fillRect(x0, y, x1 - x0, Math.max(1, rowH - (rowH > 2 ? 1 : 0)));
+    ctx.fillRect(x0, y, x1 - x0, Math.max(1, rowH - (rowH > 2 ? 2 : 0)));
+    if (rowH >= 10) {
+      // room for a label: the method (and tool), beside the bar where it fits
+      const label = b.target !== undefined ? `${b.method} ${b.target}` : b.method;
+      ctx.fillStyle = '#374151';
+      const tw = ctx.measureText(label).width;
+      ctx.fillText(label, x1 + 4 + tw < w ? x1 + 4 : Math.max(2, x0 - tw - 4), y + rowH - 3);
+    }
   }
 }

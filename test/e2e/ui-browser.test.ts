@@ -1,0 +1,179 @@
+/**
+ * `mcp-tap ui` in a real browser (Debian's chromium through playwright-core, a fresh profile): the page
+ * is open while two SDK clients talk to server-everything through mcp-tap; both sessions appear, their
+ * rows arrive live, the filters narrow the list, a body is redacted by default and real when revealed.
+ * Over real HTTP: no token → 403, a forged Host → 403.
+ *
+ * Without /usr/bin/chromium the suite is skipped locally and fails in CI (CI is set).
+ * UPDATE_SCREENSHOT=1 also writes docs/ui-screenshot.png.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
+import { runTap, type TapRun } from '../helpers/run-tap.js';
+import { waitFor } from '../helpers/wait.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const SECRET = 'sk-proj-PLANTEDliveUi0123456789abcdef';
+
+if (!HAVE_CHROMIUM && process.env['CI']) {
+  describe('mcp-tap ui in a browser', () => {
+    it('needs Debian chromium at /usr/bin/chromium', () => {
+      throw new Error(`${CHROMIUM} is missing: the browser tests of mcp-tap ui need Debian's chromium package (apt-get install -y chromium; .ci/run installs it)`);
+    });
+  });
+}
+
+/** A GET over real HTTP with the headers given (Host included, which fetch would not let us forge). */
+function rawGet(port: number, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** An SDK client talking to server-everything through mcp-tap, logging to `<dir>/<name>.jsonrpc.log`. */
+async function connect(dir: string, name: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--name', name, '--log', join(dir, `${name}.jsonrpc.log`), '--quiet', '--', process.execPath, EVERYTHING, 'stdio'],
+    stderr: 'pipe',
+    cwd: ROOT,
+  });
+  const client = new Client({ name: `ui-e2e-${name}`, version: '1.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  return client;
+}
+
+type Live = { ready: boolean; listed(): number[]; rowCount(): number; cards(): { server: string; state: string; requests: number }[] };
+const live = <T>(page: Page, fn: (l: Live) => T): Promise<T> => page.evaluate(`(${fn.toString()})(window.__live)`) as Promise<T>;
+
+describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let logs: string;
+  let ui: TapRun;
+  let url: string;
+  let port: number;
+  let browser: Browser;
+  let context: BrowserContext;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    tmp = tempDir('mcp-tap-ui-');
+    logs = join(tmp.dir, 'logs');
+    mkdirSync(logs);
+    ui = runTap(['ui', '--dir', logs]);
+    await waitFor(() => /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(ui.stdout().toString()), 15_000, `the URL on stdout; stderr: ${ui.stderr()}`);
+    url = ui.stdout().toString().trim().split('\n')[0]!;
+    port = Number(new URL(url).port);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  });
+
+  afterAll(async () => {
+    for (const c of clients) await c.close().catch(() => {});
+    await browser?.close();
+    ui?.kill();
+    await ui?.exited().catch(() => {});
+    tmp?.cleanup();
+  });
+
+  it('refuses requests without the token, and with a forged Host (403)', async () => {
+    const token = new URL(url).searchParams.get('token')!;
+    expect(await rawGet(port, '/', { host: `127.0.0.1:${port}` })).toBe(403);
+    expect(await rawGet(port, '/api/sessions', { host: `127.0.0.1:${port}` })).toBe(403);
+    expect(await rawGet(port, `/?token=${token}`, { host: `127.0.0.1:${port}` })).toBe(303);
+    expect(await rawGet(port, `/?token=${token}`, { host: `attacker.example:${port}` })).toBe(403);
+    expect(await rawGet(port, '/api/sessions', { host: `attacker.example:${port}`, cookie: `mcp-tap-ui-${port}=${token}` })).toBe(403);
+  });
+
+  it('shows two live sessions as they happen: cards, rows, filters, redacted and revealed bodies', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(url);
+    expect(new URL(page.url()).search).toBe(''); // the token left the address bar
+    await page.waitForFunction(() => (window as unknown as { __live?: Live }).__live?.ready === true);
+    await expect.poll(() => page.locator('#conn').textContent()).toMatch(/^live/);
+
+    // the first server starts while the page is open
+    const alpha = await connect(logs, 'alpha');
+    clients.push(alpha);
+    const alphaCard = page.locator('.card[data-server="alpha"]');
+    await alphaCard.waitFor();
+    expect(await alphaCard.locator('.state').textContent()).toBe('running');
+    await alphaCard.click();
+    await page.locator('#list .lrow[data-kind="request"]').first().waitFor(); // initialize, from the history
+
+    // rows arrive live in the selected session
+    await alpha.callTool({ name: 'echo', arguments: { message: `hello ${SECRET}` } });
+    const echoRow = page.locator('#list .lrow[data-kind="request"]', { hasText: 'echo' });
+    await echoRow.waitFor();
+    const before = await live(page, (l) => l.rowCount());
+    await alpha.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
+    await page.locator('#list .lrow', { hasText: 'get-sum' }).first().waitFor();
+    expect(await live(page, (l) => l.rowCount())).toBeGreaterThan(before);
+
+    // a second server appears beside it, newest first, with its own counts
+    const beta = await connect(logs, 'beta');
+    clients.push(beta);
+    await beta.listTools();
+    await page.locator('.card[data-server="beta"]').waitFor();
+    await waitFor(async () => (await live(page, (l) => l.cards())).find((c) => c.server === 'beta')?.requests === 2, 10_000, 'beta: initialize and tools/list counted');
+    expect((await live(page, (l) => l.cards())).map((c) => c.server)).toEqual(['beta', 'alpha']);
+
+    // filters: server, method/tool, direction, outcome
+    await page.selectOption('#f-server', 'beta');
+    await expect.poll(() => page.locator('.card').evaluateAll((els) => els.map((e) => e.getAttribute('data-server')))).toEqual(['beta']);
+    await page.selectOption('#f-server', '');
+    await page.selectOption('#f-method', 'tools/call\u0000echo');
+    await expect.poll(() => page.locator('#list .lrow .c-m').allTextContents()).toEqual(['tools/callecho', 'tools/callecho']);
+    await page.selectOption('#f-method', '');
+    await page.selectOption('#f-dir', 's');
+    await expect.poll(async () => new Set(await page.locator('#list .lrow .c-d').allTextContents())).toEqual(new Set(['←']));
+    await page.selectOption('#f-dir', '');
+    await page.selectOption('#f-outcome', 'ok');
+    await expect.poll(async () => (await page.locator('#list .lrow').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).every((k) => k === 'request' || k === 'response')).toBe(true);
+    const okCount = (await live(page, (l) => l.listed())).length;
+    expect(okCount).toBeGreaterThanOrEqual(6); // initialize, tools/call ×2, and their answers
+    await page.selectOption('#f-outcome', '');
+
+    // a body: redacted like export by default, as logged when revealed
+    await page.locator('#list .lrow[data-kind="request"]', { hasText: 'echo' }).click();
+    await expect.poll(() => page.locator('#detail-body').textContent()).toContain('[REDACTED:');
+    const redacted = (await page.locator('#detail-body').textContent())!;
+    expect(redacted).not.toContain(SECRET);
+    expect(redacted).toContain('"method": "tools/call"');
+    await page.check('#reveal');
+    await expect.poll(() => page.locator('#detail-body').textContent()).toContain(SECRET);
+    expect(await page.locator('#detail-head').textContent()).toContain('REVEALED');
+    await page.uncheck('#reveal');
+    await expect.poll(() => page.locator('#detail-body').textContent()).not.toContain(SECRET);
+    if (process.env['UPDATE_SCREENSHOT']) await page.screenshot({ path: join(ROOT, 'docs', 'ui-screenshot.png') });
+
+    // the first server ends: its card says so
+    await alpha.close();
+    await expect.poll(() => alphaCard.locator('.state').textContent(), { timeout: 15_000 }).toBe('exited 0');
+
+    expect(errors).toEqual([]);
+    expect(requests.every((r) => r.startsWith(`http://127.0.0.1:${port}/`))).toBe(true);
+  });
+});
