@@ -1,6 +1,6 @@
 /**
  * Bundles the browser pages (typed modules under src/ui/page and src/report/page) with esbuild into one
- * classic script each, and writes them as string constants into src/ui/generated/page-bundles.ts, which
+ * classic script each, and writes them as string constants into src/generated/page-bundles.ts, which
  * the server and the report inline into their HTML. Run before tsc (npm run build / typecheck); the
  * generated file is not committed.
  */
@@ -13,6 +13,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The pages: constant name → entry module. */
 export const PAGES = {
+  REPORT_PAGE_SCRIPT: 'src/report/page/report-page.ts',
   LIVE_PAGE_SCRIPT: 'src/ui/page/main.ts',
 };
 
@@ -45,7 +46,7 @@ export async function generatedModule() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const file = join(ROOT, 'src', 'ui', 'generated', 'page-bundles.ts');
+  const file = join(ROOT, 'src', 'generated', 'page-bundles.ts');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, await generatedModule());
 }

@@ -36,7 +36,7 @@ export function define(program: Command): void {
       if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535) throw new UsageError(`--port takes a port number (0-65535), got ${JSON.stringify(opts.port)}`);
       const redact = redactOptionsFrom(opts);
       const { runUi } = await import('../../ui/run-ui.js');
-      const { LIVE_PAGE_SCRIPT } = await import('../../ui/generated/page-bundles.js');
+      const { LIVE_PAGE_SCRIPT } = await import('../../generated/page-bundles.js');
       const ac = new AbortController();
       const stop = () => ac.abort();
       process.once('SIGINT', stop);

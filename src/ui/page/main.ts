@@ -5,8 +5,8 @@
  */
 import type { LiveEvent, LiveRow, SessionCard } from '../live-row.js';
 import { fetchBody, fetchRows, subscribe } from './api.js';
-import { byId, el, option, vis } from './dom.js';
-import { fmtMs } from './format.js';
+import { byId, el, option, vis } from '../../report/page/dom.js';
+import { fmtMs } from '../../report/page/format.js';
 import { MessageList } from './message-list.js';
 import { cardKey, fillServers, renderSessionList, serverName, stateText } from './session-list.js';
 import { NO_FILTER, SessionRows, type Outcome, type RowFilter } from './session-rows.js';

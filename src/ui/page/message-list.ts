@@ -3,8 +3,8 @@
  * the bottom and following the newest row while the person has not scrolled up. Browser code.
  */
 import type { LiveRow } from '../live-row.js';
-import { el, vis } from './dom.js';
-import { fmtBytes, fmtClock, fmtMs } from './format.js';
+import { el, vis } from '../../report/page/dom.js';
+import { fmtBytes, fmtClock, fmtMs } from '../../report/page/format.js';
 import type { SessionRows } from './session-rows.js';
 
 export const ROW_H = 24;

@@ -1,10 +1,10 @@
-/** DOM helpers for the live page: element creation and text made safe to show. Browser code. */
+/** DOM helpers shared by the report and the live page: element creation and text made safe to show. Browser code. */
 
 /** An element with a class and text (text is always set as text, never parsed as HTML). */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, text?: string | null): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
+  if (text !== undefined && text !== null) e.textContent = text;
   return e;
 }
 
@@ -30,4 +30,11 @@ export function option(sel: HTMLSelectElement, value: string, label: string): vo
   const o = el('option', undefined, label);
   o.value = value;
   sel.appendChild(o);
+}
+
+/** The first element matching `sel` (the report's markup is its own: a missing one is a bug). */
+export function $<T extends Element = HTMLElement>(sel: string, root: ParentNode = document): T {
+  const e = root.querySelector<T>(sel);
+  if (!e) throw new Error(`page element ${sel} is missing`);
+  return e;
 }

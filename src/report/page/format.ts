@@ -1,4 +1,4 @@
-/** Numbers and times as the live page shows them. Pure browser-side helpers. */
+/** Numbers and times as the report and the live page show them. Pure browser-side helpers. */
 
 export function fmtMs(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '';
@@ -6,7 +6,7 @@ export function fmtMs(ms: number | undefined): string {
   if (ms < 1000) return `${ms.toFixed(1)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`;
   const min = Math.floor(ms / 60_000);
-  return `${min} min ${((ms - min * 60_000) / 1000).toFixed(0)} s`;
+  return `${min} min ${((ms - min * 60_000) / 1000).toFixed(1)} s`;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
