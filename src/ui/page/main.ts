@@ -31,6 +31,12 @@ let findingCount = -1;
 const dirty = { cards: false, rows: false };
 let frame = 0;
 let shownIdx: number[] = [];
+/** Rows of the selection already run through the filter (new rows are filtered on their own). */
+let filteredUpTo = 0;
+let lastWaterfall = 0;
+let waterfallLater = 0;
+/** The waterfall of a huge session costs milliseconds: redrawn at most this often while rows stream in. */
+const WATERFALL_MS = 250;
 
 const ui = {
   conn: byId('conn'),
@@ -84,11 +90,28 @@ function flush(): void {
   if (dirty.rows && sel) {
     dirty.rows = false;
     refreshOptions(sel.rows);
-    shownIdx = sel.rows.filtered(filter);
+    // an outcome filter can change its mind about old rows (their answer arrived): then filter them all again
+    if (filter.outcome || filteredUpTo === 0) {
+      shownIdx = sel.rows.filtered(filter);
+    } else {
+      shownIdx.push(...sel.rows.filtered(filter, filteredUpTo));
+    }
+    filteredUpTo = sel.rows.rows.length;
     messages.show(sel.rows, shownIdx);
     const n = sel.rows.rows.length;
     ui.count.textContent = shownIdx.length === n ? `${n} messages` : `${shownIdx.length} of ${n} messages`;
-    drawWaterfall(ui.wf, sel.rows.bars, sel.rows.start, sel.rows.end, Date.now());
+    const now = performance.now();
+    if (now - lastWaterfall >= WATERFALL_MS) {
+      lastWaterfall = now;
+      drawWaterfall(ui.wf, sel.rows.bars, sel.rows.start, sel.rows.end, Date.now());
+    } else if (!waterfallLater) {
+      // draw the latest rows too, once the interval has passed
+      waterfallLater = window.setTimeout(() => {
+        waterfallLater = 0;
+        dirty.rows = true;
+        schedule();
+      }, WATERFALL_MS);
+    }
   }
 }
 
@@ -140,6 +163,8 @@ async function select(key: string): Promise<void> {
   sel = s;
   methodCount = -1;
   findingCount = -1;
+  filteredUpTo = 0;
+  lastWaterfall = 0;
   detailSeq = null;
   ui.detailHead.textContent = 'Click a message to see its body.';
   ui.detailBody.textContent = '';
@@ -205,6 +230,8 @@ function onEvent(ev: LiveEvent): void {
 }
 
 function readFilter(): void {
+  filteredUpTo = 0;
+  lastWaterfall = 0;
   filter = { method: ui.method.value, dir: ui.dir.value, outcome: ui.outcome.value as '' | Outcome, finding: ui.finding.value };
   dirty.rows = true;
   schedule();
