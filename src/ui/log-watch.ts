@@ -4,6 +4,7 @@
  * cards, and hands increments (changed cards, new rows) to listeners, batched so a busy server costs a
  * few messages a second, not one per record. The logs are known by index; only these files are read.
  */
+import { setMaxListeners } from 'node:events';
 import { basename, resolve } from 'node:path';
 import { followFile } from '../log/follow.js';
 import type { LogRecord } from '../log/record.js';
@@ -37,7 +38,10 @@ export class LogWatch {
   private timer: NodeJS.Timeout | null = null;
   private readonly problems: string[] = [];
 
-  constructor(private readonly opts: LogWatchOptions) {}
+  constructor(private readonly opts: LogWatchOptions) {
+    // one abort listener per followed log: many logs are expected, not a leak
+    setMaxListeners(0, opts.signal);
+  }
 
   /** Starts following; resolves once the logs known now have been read to their end. */
   async start(): Promise<void> {

@@ -49,9 +49,10 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
   const page = livePage(opts.script, opts.version);
   const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact }));
   try {
-    await watch.start();
+    // the URL first: a big log directory takes a moment to read, and the page fills in as it is read
     const url = `http://127.0.0.1:${port}/?token=${token}`;
     io.say(url);
+    await watch.start();
     io.warn(`serving ${watch.logs.length} log(s) from ${opts.dir}${opts.files.length ? ` and ${opts.files.length} file(s)` : ''}, read-only, on 127.0.0.1 only; Ctrl-C stops`);
     if (opts.open) openBrowser(url, io.warn);
     await new Promise<void>((resolve) => {

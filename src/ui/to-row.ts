@@ -8,6 +8,26 @@ import type { LiveRow } from './live-row.js';
 
 const FROM: Record<string, LiveRow['f']> = { client: 'c', server: 's', proxy: 'p' };
 
+/** Redacted copies of the strings rows carry: methods and targets repeat, and the text rules cost. */
+const MEMO_MAX = 10_000;
+const memos = new WeakMap<RedactOptions, Map<string, string>>();
+const defaultMemo = new Map<string, string>();
+
+function redacted(text: string, opts: RedactOptions | undefined): string {
+  let memo = opts ? memos.get(opts) : defaultMemo;
+  if (!memo) {
+    memo = new Map();
+    memos.set(opts!, memo);
+  }
+  let out = memo.get(text);
+  if (out === undefined) {
+    out = redactString(text, opts);
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(text, out);
+  }
+  return out;
+}
+
 function flagsOf(r: LogRecord): string {
   let f = '';
   if (r.isError === true) f += 'E';
@@ -39,8 +59,8 @@ function eventFact(r: LogRecord): string | undefined {
 /** The row of one record. `opts` are export's redaction options (undefined: the default rules). */
 export function toLiveRow(r: LogRecord, opts?: RedactOptions): LiveRow {
   const row: LiveRow = { s: r.seq, t: typeof r.time === 'number' ? r.time : 0, f: FROM[r.from] ?? 'p', k: String(r.kind) };
-  if (typeof r.method === 'string') row.m = redactString(r.method, opts);
-  if (typeof r.target === 'string') row.g = redactString(r.target, opts);
+  if (typeof r.method === 'string') row.m = redacted(r.method, opts);
+  if (typeof r.target === 'string') row.g = redacted(r.target, opts);
   if (r.id !== undefined) row.i = typeof r.id === 'string' ? JSON.stringify(redactString(r.id, opts)) : JSON.stringify(r.id);
   if (typeof r.reqSeq === 'number') row.r = r.reqSeq;
   if (typeof r.ms === 'number') row.d = r.ms;
@@ -53,6 +73,6 @@ export function toLiveRow(r: LogRecord, opts?: RedactOptions): LiveRow {
     if (v !== undefined) row.v = v;
   }
   if (typeof r.bytes === 'number') row.b = r.bytes;
-  if (r.kind === 'batch' && Array.isArray(r.items)) row.bm = r.items.map((it) => (typeof it.method === 'string' ? redactString(it.method, opts) : it.kind));
+  if (r.kind === 'batch' && Array.isArray(r.items)) row.bm = r.items.map((it) => (typeof it.method === 'string' ? redacted(it.method, opts) : it.kind));
   return row;
 }

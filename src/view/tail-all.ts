@@ -5,6 +5,7 @@
  * polling interval and written sorted by time, so two servers writing at once still read in order.
  * Filters, redaction and rendering are tail's own, one formatter per log (each keeps its session context).
  */
+import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { followFile } from '../log/follow.js';
@@ -47,6 +48,7 @@ export function withServerColumn(server: string, text: string, paint: (s: string
 
 /** Runs tail over every log of `dir` until the signal aborts (with follow) or the logs are read (without). */
 export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo): Promise<void> {
+  if (io.signal) setMaxListeners(0, io.signal); // one abort listener per followed log
   const filter = buildFilter({ ...opts.filter, keepSeparators: !opts.json });
   const chalk = makeChalk(opts.color);
   const width = opts.width !== undefined ? Math.max(41, opts.width - SERVER_W - 1) : undefined;

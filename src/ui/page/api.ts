@@ -6,13 +6,25 @@ async function ok(res: Response, what: string): Promise<Response> {
   return res;
 }
 
-/** The rows of a session so far. */
-export async function fetchRows(log: number, session: string): Promise<LiveRow[]> {
+/** The rows of a session so far, handed over a network chunk at a time so a long session fills in as it loads. */
+export async function fetchRows(log: number, session: string, onRows: (rows: LiveRow[]) => void): Promise<void> {
   const res = await ok(await fetch(`/api/rows?log=${log}&session=${encodeURIComponent(session)}`), 'loading the session');
-  const text = await res.text();
-  const rows: LiveRow[] = [];
-  for (const line of text.split('\n')) if (line) rows.push(JSON.parse(line) as LiveRow);
-  return rows;
+  if (!res.body) return;
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let carry = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const text = carry + value;
+    const end = text.lastIndexOf('\n');
+    if (end < 0) {
+      carry = text;
+      continue;
+    }
+    carry = text.slice(end + 1);
+    onRows(text.slice(0, end).split('\n').filter(Boolean).map((line) => JSON.parse(line) as LiveRow));
+  }
+  if (carry) onRows([JSON.parse(carry) as LiveRow]);
 }
 
 /** One record, redacted unless `reveal`. */

@@ -172,9 +172,13 @@ async function select(key: string): Promise<void> {
   dirty.rows = true;
   schedule();
   try {
-    const history = await fetchRows(c.log, c.session);
+    await fetchRows(c.log, c.session, (rows) => {
+      if (sel !== s) return;
+      s.rows.add(rows);
+      dirty.rows = true;
+      schedule();
+    });
     if (sel !== s) return;
-    s.rows.add(history);
     s.rows.add(s.early ?? []);
   } catch (err) {
     problem((err as Error).message);
@@ -274,6 +278,7 @@ const api = {
   selected: () => (sel ? { log: sel.log, session: sel.session } : null),
   listed: () => messages.seqs(),
   rowCount: () => sel?.rows.rows.length ?? 0,
+  lastRowTime: () => (sel && sel.rows.rows.length > 0 ? sel.rows.end : undefined),
   latencyText: (seq: number) => fmtMs(sel?.rows.answerTo(seq)?.d),
 };
 (window as unknown as { __live: typeof api }).__live = api;
