@@ -94,7 +94,7 @@ function flush(): void {
     if (filter.outcome || filteredUpTo === 0) {
       shownIdx = sel.rows.filtered(filter);
     } else {
-      shownIdx.push(...sel.rows.filtered(filter, filteredUpTo));
+      for (const i of sel.rows.filtered(filter, filteredUpTo)) shownIdx.push(i);
     }
     filteredUpTo = sel.rows.rows.length;
     messages.show(sel.rows, shownIdx);
