@@ -1,0 +1,96 @@
+/**
+ * The live UI's pure folds: session cards (state, counts, latencies) from records, and the page's
+ * session rows (outcomes from answers, history and live rows merged without duplicates, filters).
+ */
+import { describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../src/log/record.js';
+import { LATENCY_POINTS, SessionCards } from '../../src/ui/session-cards.js';
+import { toLiveRow } from '../../src/ui/to-row.js';
+import { NO_FILTER, SessionRows } from '../../src/ui/page/session-rows.js';
+
+let seq = 0;
+function rec(session: string, fields: Partial<LogRecord>): LogRecord {
+  return { v: 1, time: 1000 + seq, session, seq: ++seq, from: 'proxy', kind: 'event', ...fields } as LogRecord;
+}
+
+describe('session cards', () => {
+  it('say running until the end record, then exited with the code, or died by a signal', () => {
+    const cards = new SessionCards();
+    cards.add(0, 'a.jsonrpc.log', rec('s1', { event: 'start', name: 'alpha' }));
+    cards.add(0, 'a.jsonrpc.log', rec('s1', { from: 'client', kind: 'request', id: 1, method: 'tools/call' }));
+    cards.add(0, 'a.jsonrpc.log', rec('s1', { from: 'server', kind: 'response', id: 1, reqSeq: 2, ms: 12.5, isError: true }));
+    expect(cards.all()[0]).toMatchObject({ server: 'alpha', state: 'running', requests: 1, errors: 1, latency: [12.5] });
+    cards.add(0, 'a.jsonrpc.log', rec('s1', { event: 'exit', code: 3, signal: null }));
+    cards.add(0, 'a.jsonrpc.log', rec('s1', { event: 'end', pending: [] }));
+    expect(cards.all()[0]).toMatchObject({ state: 'exited', exitCode: 3 });
+    cards.add(1, 'b.jsonrpc.log', rec('s2', { event: 'start', name: 'beta' }));
+    cards.add(1, 'b.jsonrpc.log', rec('s2', { event: 'exit', code: null, signal: 'SIGKILL' }));
+    cards.add(1, 'b.jsonrpc.log', rec('s2', { event: 'end', pending: [] }));
+    expect(cards.all().map((c) => [c.server, c.state, c.exitSignal ?? null])).toEqual([
+      ['beta', 'died', 'SIGKILL'],
+      ['alpha', 'exited', null],
+    ]);
+  });
+
+  it('mark a session without an end record as died once a newer one starts in the same log', () => {
+    const cards = new SessionCards();
+    cards.add(0, 'a.jsonrpc.log', rec('old', { event: 'start', name: 'alpha' }));
+    expect(cards.takeChanged().map((c) => c.state)).toEqual(['running']);
+    cards.add(0, 'a.jsonrpc.log', rec('new', { event: 'start', name: 'alpha' }));
+    expect(cards.all().map((c) => [c.session, c.state])).toEqual([
+      ['new', 'running'],
+      ['old', 'died'],
+    ]);
+    // both changed: the page hears about the old one too
+    expect(cards.takeChanged().map((c) => c.session).sort()).toEqual(['new', 'old']);
+    expect(cards.takeChanged()).toEqual([]);
+  });
+
+  it(`keep only the last ${LATENCY_POINTS} latencies`, () => {
+    const cards = new SessionCards();
+    for (let i = 0; i < LATENCY_POINTS + 5; i++) cards.add(0, 'a', rec('s', { from: 'server', kind: 'response', ms: i }));
+    expect(cards.all()[0]!.latency).toEqual(Array.from({ length: LATENCY_POINTS }, (_, i) => i + 5));
+  });
+});
+
+describe('session rows (page)', () => {
+  const s = 'x';
+  const rows = [
+    rec(s, { event: 'start' }),
+    rec(s, { from: 'client', kind: 'request', id: 1, method: 'tools/call', target: 'echo' }),
+    rec(s, { from: 'client', kind: 'request', id: 2, method: 'tools/call', target: 'boom' }),
+    rec(s, { from: 'server', kind: 'response', id: 1, method: 'tools/call', target: 'echo', reqSeq: 0, ms: 5 }),
+    rec(s, { from: 'server', kind: 'error', id: 2, method: 'tools/call', target: 'boom', reqSeq: 0, notes: [{ code: 'bad-error-code', text: 'x' }] }),
+    rec(s, { from: 'client', kind: 'request', id: 3, method: 'tools/list' }),
+  ];
+  rows[3]!.reqSeq = rows[1]!.seq;
+  rows[4]!.reqSeq = rows[2]!.seq;
+  const live = rows.map((r) => toLiveRow(r));
+
+  it('give each request the outcome of its answer, and skip rows already held', () => {
+    const data = new SessionRows();
+    expect(data.add(live.slice(0, 4))).toBe(4);
+    expect(data.add(live.slice(2))).toBe(2); // history and live overlap: no row twice
+    expect(data.rows.map((r) => r.s)).toEqual(rows.map((r) => r.seq));
+    expect(data.bars.map((b) => [b.target ?? b.method, b.outcome])).toEqual([
+      ['echo', 'ok'],
+      ['boom', 'error'],
+      ['tools/list', 'unanswered'],
+    ]);
+  });
+
+  it('filter by method and tool, direction, outcome and finding', () => {
+    const data = new SessionRows();
+    data.add(live);
+    const seqs = (f: Partial<typeof NO_FILTER>) => data.filtered({ ...NO_FILTER, ...f }).map((i) => data.rows[i]!.s);
+    const [start, q1, q2, a1, a2, q3] = rows.map((r) => r.seq);
+    expect(seqs({})).toEqual([start, q1, q2, a1, a2, q3]);
+    expect(seqs({ method: 'tools/call' })).toEqual([q1, q2, a1, a2]);
+    expect(seqs({ method: 'tools/call\u0000echo' })).toEqual([q1, a1]);
+    expect(seqs({ dir: 's' })).toEqual([a1, a2]);
+    expect(seqs({ outcome: 'error' })).toEqual([q2, a2]);
+    expect(seqs({ outcome: 'unanswered' })).toEqual([q3]);
+    expect(seqs({ finding: '*' })).toEqual([a2]);
+    expect(seqs({ finding: 'other-code' })).toEqual([]);
+  });
+});
