@@ -52,6 +52,12 @@ describe('tail --all', () => {
     // each session's start separator comes before its first record, under its server
     expect(lines.filter((l) => l.includes('session s')).map((l) => l.split(/\s+/)[0])).toEqual(['alpha', 'beta']);
     expect(lines.findIndex((l) => l.includes('session sb'))).toBeLessThan(lines.findIndex((l) => l.includes('b/one')));
+    // -n counts records over all logs: the latest three by time, whichever log they are in
+    const last3 = runTap(['tail', '--all', '--dir', dir, '-n', '3', '--kind', 'request'], { env: plain });
+    running.push(last3);
+    expect((await last3.exited()).code).toBe(0);
+    const got = last3.stdout().toString('utf8').split('\n').filter((l) => l.includes('→ req'));
+    expect(got.map((l) => /\b([ab]\/\w+)/.exec(l)?.[1])).toEqual(['a/two', 'b/two', 'a/three']);
   });
 
   it('with -f picks up a log created after it started, filters included', async () => {
