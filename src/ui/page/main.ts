@@ -202,7 +202,10 @@ async function showBody(seq: number): Promise<void> {
     ui.detailHead.appendChild(
       el('span', answer.redacted ? 'redacted' : 'revealed', answer.redacted ? ' redacted like export: secrets read [REDACTED:…]' : ' REVEALED: as logged, secrets included (this tab only)'),
     );
-    ui.detailBody.textContent = vis(JSON.stringify(answer.record, null, 2));
+    // the message itself (or the raw line); events show their fields
+    const r = answer.record as { msg?: unknown; raw?: unknown };
+    const body = r.msg !== undefined ? r.msg : r.raw !== undefined ? r.raw : answer.record;
+    ui.detailBody.textContent = vis(typeof body === 'string' ? body : JSON.stringify(body, null, 2));
   } catch (err) {
     ui.detailHead.textContent = `#${seq}: ${(err as Error).message}`;
   }
