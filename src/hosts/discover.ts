@@ -1,9 +1,12 @@
 /** Finds the config files that exist for the chosen hosts (or the one named with --config) and reads them. */
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { readConfigText } from './config-io.js';
-import { parseConfigTree, valueOf } from './jsonc-tree.js';
+import { plainValue } from './config-tree.js';
+import { parseConfig } from './parse-config.js';
+import { hostDirLocations } from './host-paths.js';
 import { configFileLocations, hostLocations } from './locations.js';
 import { HOST_IDS, type HostEnv, type HostId, type ServersLocation } from './types.js';
 
@@ -44,6 +47,7 @@ export async function discoverConfigs(
   opts: { host?: string; config?: string },
   h: HostEnv,
   read: (file: string) => Promise<string | undefined> = readConfigText,
+  list: (dir: string) => Promise<string[]> = listDir,
 ): Promise<{ found: ConfigFile[]; looked: string[] }> {
   if (opts.config !== undefined) {
     const file = resolve(h.cwd, opts.config);
@@ -51,14 +55,20 @@ export async function discoverConfigs(
     if (text === undefined) throw new InputError(`no such config file: ${file}`);
     const host = opts.host === undefined || opts.host === 'all' ? undefined : parseHosts(opts.host);
     if (host && host.length > 1) throw new UsageError('--config goes with at most one --host');
-    const tree = parseConfigTree(text, file);
-    const root = tree ? valueOf(tree) : undefined;
+    const tree = parseConfig(text, file);
+    const root = tree ? plainValue(tree) : undefined;
     return { found: [{ file, text, locations: configFileLocations(file, root, host?.[0], h) }], looked: [file] };
   }
   const byFile = new Map<string, ConfigFile>();
   const looked: string[] = [];
   for (const host of parseHosts(opts.host)) {
-    for (const loc of hostLocations(host, h)) {
+    const locations = hostLocations(host, h);
+    for (const d of hostDirLocations(host, h)) {
+      looked.push(join(d.dir, `*{${d.extensions.join(',')}}`));
+      const names = (await list(d.dir)).filter((n) => d.extensions.some((x) => n.toLowerCase().endsWith(x))).sort();
+      for (const n of names) locations.push(d.locate(join(d.dir, n)));
+    }
+    for (const loc of locations) {
       if (!looked.includes(loc.file)) looked.push(loc.file);
       let cf = byFile.get(loc.file);
       if (!cf) {
@@ -72,4 +82,9 @@ export async function discoverConfigs(
     }
   }
   return { found: [...byFile.values()], looked };
+}
+
+/** The names in a directory, or none when it does not exist or cannot be read. */
+async function listDir(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
 }

@@ -11,7 +11,7 @@ import type { ProbeInput, ProbeResult } from './doctor-probe.js';
 import { printable, verdictFor, type CheckedServer, type Verdict } from './doctor-verdict.js';
 import { tapName } from './entry-kind.js';
 import { expandVariables, type ExpandContext } from './expand-vars.js';
-import { parseConfigTree } from './jsonc-tree.js';
+import { parseConfig } from './parse-config.js';
 import { entriesIn, type FoundEntry } from './plan.js';
 import { pathValue, resolveCommand, type FsProbe } from './resolve-command.js';
 import type { HostEnv } from './types.js';
@@ -119,7 +119,7 @@ export async function runDoctor(names: string[], opts: DoctorOptions, deps: Doct
   if (found.length === 0) throw new InputError(`no MCP configuration found; looked at: ${looked.join(', ')} (name one with --config <file>)`);
   const entries: { e: FoundEntry; file: string }[] = [];
   for (const cf of found) {
-    for (const e of entriesIn(parseConfigTree(cf.text, cf.file), cf.locations)) {
+    for (const e of entriesIn(parseConfig(cf.text, cf.file), cf.locations)) {
       if (names.length === 0 || names.includes(e.name)) entries.push({ e, file: cf.file });
     }
   }

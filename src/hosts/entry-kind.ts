@@ -21,7 +21,11 @@ export type EntryKind =
   | { kind: 'remote'; reason: string }
   | { kind: 'invalid'; reason: string };
 
-const REMOTE_TYPES = new Set(['http', 'sse', 'streamable-http', 'streamablehttp', 'ws', 'websocket']);
+const REMOTE_TYPES = new Set(['http', 'sse', 'streamable-http', 'streamable_http', 'streamablehttp', 'remote', 'ws', 'websocket']);
+/** Types that mean "a process started from command and args" (Copilot CLI and opencode say `local`). */
+const STDIO_TYPES = new Set(['stdio', 'local']);
+/** Entries a host runs itself, with no command to put mcp-tap in front of (Goose built-ins, Zed extensions). */
+const BUILTIN_TYPES = new Set(['builtin', 'platform', 'frontend', 'inline_python', 'extension']);
 
 /** mcp-tap proxy options that take a value (so the server command is not mistaken for one). */
 const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace']);
@@ -74,10 +78,12 @@ export function classifyEntry(entry: unknown): EntryKind {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return { kind: 'invalid', reason: 'not an object' };
   const e = entry as Record<string, unknown>;
   const type = typeof e.type === 'string' ? e.type : undefined;
-  if (typeof e.url === 'string' || typeof e.serverUrl === 'string' || (type !== undefined && REMOTE_TYPES.has(type.toLowerCase()))) {
-    return { kind: 'remote', reason: `${type ?? 'HTTP/SSE'} server (${String(e.url ?? e.serverUrl ?? 'url')}): mcp-tap relays stdio only` };
+  const url = e.url ?? e.serverUrl ?? e.httpUrl;
+  if (typeof url === 'string' || (type !== undefined && REMOTE_TYPES.has(type.toLowerCase()))) {
+    return { kind: 'remote', reason: `${type ?? 'HTTP/SSE'} server (${String(url ?? 'url')}): mcp-tap relays stdio only` };
   }
-  if (type !== undefined && type !== 'stdio') return { kind: 'invalid', reason: `type "${type}" is not stdio` };
+  if (type !== undefined && BUILTIN_TYPES.has(type)) return { kind: 'remote', reason: `${type} entry: the host runs it itself, there is no command to wrap` };
+  if (type !== undefined && !STDIO_TYPES.has(type)) return { kind: 'invalid', reason: `type "${type}" is not stdio` };
   if (typeof e.command !== 'string' || e.command === '') return { kind: 'invalid', reason: 'no command' };
   if (e.args !== undefined && !isStringArray(e.args)) return { kind: 'invalid', reason: 'args is not a list of strings' };
   const args = e.args as string[] | undefined;

@@ -3,6 +3,7 @@
  * from an injected HostEnv; whether the files exist is decided by the caller (discover.ts).
  */
 import { posix, win32 } from 'node:path';
+import { moreHostLocations } from './host-paths.js';
 import type { HostEnv, HostId, ServersLocation } from './types.js';
 
 function pathApi(platform: NodeJS.Platform): typeof posix {
@@ -56,12 +57,15 @@ export function hostLocations(host: HostId, h: HostEnv): ServersLocation[] {
       return [
         { host, scope: 'user', file: p.join(h.home, '.codeium', 'windsurf', 'mcp_config.json'), serversPath: ['mcpServers'] },
       ];
+    default:
+      return moreHostLocations(host, h) ?? [];
   }
 }
 
 /**
  * The locations inside a file named with --config: the host's convention when --host names one, else
- * guessed from the file (a `.claude.json` holds user and per-project entries; `servers` is VS Code's key).
+ * guessed from the file (a `.claude.json` holds user and per-project entries; otherwise the first
+ * servers key the file has: mcpServers, servers, mcp_servers, context_servers, extensions, mcp).
  */
 export function configFileLocations(
   file: string,
@@ -79,8 +83,21 @@ export function configFileLocations(
     ];
   }
   if (host !== undefined) {
-    return [{ host, scope: 'config', file, serversPath: [host === 'vscode' ? 'servers' : 'mcpServers'] }];
+    // The host's own key and entry shape, from its user location (Continue's project files are lists too).
+    const own = hostLocations(host, h)[0];
+    const list = host === 'continue' && /\.ya?ml$/i.test(file);
+    return [{ host, scope: 'config', file, serversPath: own?.serversPath ?? ['mcpServers'], shape: own?.shape, list: own?.list ?? list }];
   }
-  const key = !('mcpServers' in obj) && 'servers' in obj ? 'servers' : 'mcpServers';
-  return [{ host: 'custom', scope: 'config', file, serversPath: [key] }];
+  return [{ host: 'custom', scope: 'config', file, ...guessKey(obj) }];
+}
+
+/** The servers key of a config named with --config and no --host, from the keys it has. */
+function guessKey(obj: Record<string, unknown>): Pick<ServersLocation, 'serversPath' | 'shape' | 'list'> {
+  if ('mcpServers' in obj) return { serversPath: ['mcpServers'], list: Array.isArray(obj.mcpServers) };
+  if ('servers' in obj) return { serversPath: ['servers'] };
+  if ('mcp_servers' in obj) return { serversPath: ['mcp_servers'] };
+  if ('context_servers' in obj) return { serversPath: ['context_servers'], shape: 'zed' };
+  if ('extensions' in obj) return { serversPath: ['extensions'], shape: 'goose' };
+  if ('mcp' in obj) return { serversPath: ['mcp'], shape: 'opencode' };
+  return { serversPath: ['mcpServers'] };
 }

@@ -1,7 +1,26 @@
 /** Shared shapes for host integration (wrap, unwrap, doctor). */
 
 /** The MCP hosts whose configuration files mcp-tap knows how to find. */
-export const HOST_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf'] as const;
+export const HOST_IDS = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'vscode',
+  'vscode-insiders',
+  'windsurf',
+  'gemini',
+  'codex',
+  'zed',
+  'cline',
+  'roo',
+  'continue',
+  'goose',
+  'lmstudio',
+  'amazonq',
+  'kiro',
+  'opencode',
+  'copilot-cli',
+] as const;
 export type HostId = (typeof HOST_IDS)[number];
 
 /** Everything discovery depends on, injected so tests run against temporary directories. */
@@ -21,7 +40,18 @@ export interface ServersLocation {
   file: string;
   /** JSON path of the object whose properties are the server entries, e.g. ['mcpServers']. */
   serversPath: (string | number)[];
+  /** How one entry writes its command line (default `standard`: `command` + `args`). */
+  shape?: EntryShape;
+  /** The entries are a list of objects named by their `name` key (Continue), not an object keyed by name. */
+  list?: boolean;
 }
+
+/**
+ * How a host writes one server's command line: `standard` `command` + `args`; `zed` also the older
+ * `"command": { "path", "args", "env" }`; `goose` `cmd` + `args` with `envs`; `opencode` one `command`
+ * array (program first) with `environment`.
+ */
+export type EntryShape = 'standard' | 'zed' | 'goose' | 'opencode';
 
 /** How mcp-tap itself is started from a host config: `command` plus the arguments before mcp-tap's own. */
 export interface Launcher {

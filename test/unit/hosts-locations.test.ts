@@ -49,8 +49,8 @@ describe('host config locations', () => {
   });
 
   it('--host values', () => {
-    expect(parseHosts(undefined)).toHaveLength(5);
-    expect(parseHosts('all')).toHaveLength(5);
+    expect(parseHosts(undefined)).toHaveLength(18);
+    expect(parseHosts('all')).toHaveLength(18);
     expect(parseHosts('cursor,vscode')).toEqual(['cursor', 'vscode']);
     expect(() => parseHosts('zed')).toThrow('unknown host "zed"');
   });

@@ -1,0 +1,146 @@
+/**
+ * Config locations of the hosts beyond the first five (Gemini CLI, Codex CLI, Zed, Cline, Roo Code,
+ * Continue, Goose, LM Studio, Amazon Q Developer CLI, Kiro, opencode, Copilot CLI, VS Code Insiders).
+ * Pure functions of (platform, env, home, project): whether files exist is decided by discover.ts.
+ * Sources: each host's docs, and for Gemini CLI and Codex CLI their published npm packages.
+ */
+import { posix, win32 } from 'node:path';
+import type { HostEnv, HostId, ServersLocation } from './types.js';
+
+function pathApi(platform: NodeJS.Platform): typeof posix {
+  return platform === 'win32' ? win32 : posix;
+}
+
+function absoluteEnv(h: HostEnv, name: string): string | undefined {
+  const v = h.env[name];
+  return v && pathApi(h.platform).isAbsolute(v) ? v : undefined;
+}
+
+/** Electron's and VS Code's per-user application data directory. */
+export function appDataFor(h: HostEnv): string {
+  const p = pathApi(h.platform);
+  if (h.platform === 'win32') return h.env.APPDATA || p.join(h.home, 'AppData', 'Roaming');
+  if (h.platform === 'darwin') return p.join(h.home, 'Library', 'Application Support');
+  return absoluteEnv(h, 'XDG_CONFIG_HOME') ?? p.join(h.home, '.config');
+}
+
+/** $XDG_CONFIG_HOME or ~/.config on every platform (tools that follow XDG even on macOS and Windows). */
+function xdgConfig(h: HostEnv): string {
+  return absoluteEnv(h, 'XDG_CONFIG_HOME') ?? pathApi(h.platform).join(h.home, '.config');
+}
+
+/** A directory whose files of the given extensions each hold entries (Continue's .continue/mcpServers/). */
+export interface DirLocation {
+  host: HostId;
+  scope: 'user' | 'project';
+  dir: string;
+  extensions: string[];
+  /** The location inside one file of the directory. */
+  locate(file: string): ServersLocation;
+}
+
+/** Locations of the hosts this file knows (undefined for the first five, which locations.ts keeps). */
+export function moreHostLocations(host: HostId, h: HostEnv): ServersLocation[] | undefined {
+  const p = pathApi(h.platform);
+  const project = p.resolve(h.cwd);
+  const at = (scope: 'user' | 'project', file: string, serversPath: string[], extra: Partial<ServersLocation> = {}): ServersLocation => ({
+    host,
+    scope,
+    file,
+    serversPath,
+    ...extra,
+  });
+  const vscodeStorage = (ext: string, file: string) => p.join(appDataFor(h), 'Code', 'User', 'globalStorage', ext, 'settings', file);
+  switch (host) {
+    case 'vscode-insiders':
+      return [
+        at('user', p.join(appDataFor(h), 'Code - Insiders', 'User', 'mcp.json'), ['servers']),
+        at('project', p.join(project, '.vscode', 'mcp.json'), ['servers']),
+      ];
+    case 'gemini': {
+      const home = absoluteEnv(h, 'GEMINI_CLI_HOME') ?? h.home;
+      return [
+        at('user', p.join(home, '.gemini', 'settings.json'), ['mcpServers']),
+        at('project', p.join(project, '.gemini', 'settings.json'), ['mcpServers']),
+      ];
+    }
+    case 'codex': {
+      const dir = absoluteEnv(h, 'CODEX_HOME') ?? p.join(h.home, '.codex');
+      return [
+        at('user', p.join(dir, 'config.toml'), ['mcp_servers']),
+        at('project', p.join(project, '.codex', 'config.toml'), ['mcp_servers']),
+      ];
+    }
+    case 'zed': {
+      const user = h.platform === 'win32' ? p.join(appDataFor(h), 'Zed', 'settings.json') : p.join(xdgConfig(h), 'zed', 'settings.json');
+      return [
+        at('user', user, ['context_servers'], { shape: 'zed' }),
+        at('project', p.join(project, '.zed', 'settings.json'), ['context_servers'], { shape: 'zed' }),
+      ];
+    }
+    case 'cline':
+      return [at('user', vscodeStorage('saoudrizwan.claude-dev', 'cline_mcp_settings.json'), ['mcpServers'])];
+    case 'roo':
+      return [
+        at('user', vscodeStorage('rooveterinaryinc.roo-cline', 'mcp_settings.json'), ['mcpServers']),
+        at('project', p.join(project, '.roo', 'mcp.json'), ['mcpServers']),
+      ];
+    case 'continue': {
+      const dir = absoluteEnv(h, 'CONTINUE_GLOBAL_DIR') ?? p.join(h.home, '.continue');
+      return [at('user', p.join(dir, 'config.yaml'), ['mcpServers'], { list: true })];
+    }
+    case 'goose': {
+      const file = h.platform === 'win32' ? p.join(appDataFor(h), 'Block', 'goose', 'config', 'config.yaml') : p.join(xdgConfig(h), 'goose', 'config.yaml');
+      return [at('user', file, ['extensions'], { shape: 'goose' })];
+    }
+    case 'lmstudio':
+      return [at('user', p.join(h.home, '.lmstudio', 'mcp.json'), ['mcpServers'])];
+    case 'amazonq':
+      return [
+        at('user', p.join(h.home, '.aws', 'amazonq', 'mcp.json'), ['mcpServers']),
+        at('project', p.join(project, '.amazonq', 'mcp.json'), ['mcpServers']),
+      ];
+    case 'kiro':
+      return [
+        at('user', p.join(h.home, '.kiro', 'settings', 'mcp.json'), ['mcpServers']),
+        at('project', p.join(project, '.kiro', 'settings', 'mcp.json'), ['mcpServers']),
+      ];
+    case 'opencode': {
+      const dir = p.join(xdgConfig(h), 'opencode');
+      const shape = { shape: 'opencode' as const };
+      const out = [
+        at('user', p.join(dir, 'opencode.json'), ['mcp'], shape),
+        at('user', p.join(dir, 'opencode.jsonc'), ['mcp'], shape),
+        at('project', p.join(project, 'opencode.json'), ['mcp'], shape),
+        at('project', p.join(project, 'opencode.jsonc'), ['mcp'], shape),
+      ];
+      const custom = absoluteEnv(h, 'OPENCODE_CONFIG');
+      if (custom) out.unshift(at('user', custom, ['mcp'], shape));
+      return out;
+    }
+    case 'copilot-cli': {
+      const xdg = absoluteEnv(h, 'XDG_CONFIG_HOME');
+      const dir = xdg ? p.join(xdg, '.copilot') : p.join(h.home, '.copilot');
+      return [at('user', p.join(dir, 'mcp-config.json'), ['mcpServers'])];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Directories whose every config file holds entries (Continue's project `.continue/mcpServers/`). */
+export function hostDirLocations(host: HostId, h: HostEnv): DirLocation[] {
+  if (host !== 'continue') return [];
+  const p = pathApi(h.platform);
+  const dir = p.join(p.resolve(h.cwd), '.continue', 'mcpServers');
+  return [
+    {
+      host,
+      scope: 'project',
+      dir,
+      extensions: ['.yaml', '.yml', '.json'],
+      // YAML blocks list their servers; JSON files there use the mcpServers object other hosts use.
+      locate: (file) => ({ host, scope: 'project', file, serversPath: ['mcpServers'], list: /\.ya?ml$/i.test(file) }),
+    },
+  ];
+}
