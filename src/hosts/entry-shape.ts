@@ -39,7 +39,9 @@ export function viewEntry(node: TNode, shape: ServersLocation['shape']): { value
         const c = record(plainValue(cmd));
         return { value: { ...e, command: c.path, args: c.args, env: c.env ?? e.env }, target: { kind: 'keys', obj: cmd, commandKey: 'path' } };
       }
-      return { value: raw, target: { kind: 'keys', obj: node, commandKey: 'command' } };
+      // An extension-provided server is started by Zed's extension, not from a command here.
+      const value = e.source === 'extension' && e.command === undefined ? { ...e, type: 'extension' } : raw;
+      return { value, target: { kind: 'keys', obj: node, commandKey: 'command' } };
     }
     case 'goose': {
       const { cmd, envs, uri, ...rest } = e;
