@@ -1,7 +1,8 @@
 /**
  * The variables hosts substitute in a server entry before starting it, so doctor checks what the host
  * would really run: VS Code and Cursor `${workspaceFolder}`, `${userHome}`, `${env:NAME}`; Claude Code
- * `${NAME}` and `${NAME:-default}`. `${input:…}` (asked for by VS Code at start) cannot be known here.
+ * `${NAME}` and `${NAME:-default}`; Gemini CLI also `$NAME`. `${input:…}` (asked for by VS Code at start)
+ * cannot be known here.
  */
 import type { HostId } from './types.js';
 
@@ -23,7 +24,7 @@ export interface ExpandContext {
 export function expandVariables(text: string, ctx: ExpandContext): Expansion {
   const unresolved: string[] = [];
   let value = text;
-  if (ctx.host === 'vscode' || ctx.host === 'cursor') {
+  if (ctx.host === 'vscode' || ctx.host === 'vscode-insiders' || ctx.host === 'cursor') {
     value = text.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
       if (name === 'workspaceFolder' || name === 'workspaceRoot') return ctx.project;
       if (name === 'userHome') return ctx.home;
@@ -35,6 +36,15 @@ export function expandVariables(text: string, ctx: ExpandContext): Expansion {
   } else if (ctx.host === 'claude-code') {
     value = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (whole, name: string, fallback: string | undefined) => {
       const v = ctx.env[name];
+      if (v !== undefined) return v;
+      if (fallback !== undefined) return fallback;
+      unresolved.push(whole);
+      return whole;
+    });
+  } else if (ctx.host === 'gemini') {
+    // Gemini CLI's resolveEnvVarsInString: $NAME, ${NAME}, ${NAME:-default}; unknown names stay as written.
+    value = text.replace(/\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})/g, (whole, bare: string | undefined, braced: string | undefined, fallback: string | undefined) => {
+      const v = ctx.env[(bare ?? braced)!];
       if (v !== undefined) return v;
       if (fallback !== undefined) return fallback;
       unresolved.push(whole);

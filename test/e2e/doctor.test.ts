@@ -52,6 +52,32 @@ describe('doctor', () => {
     expect(r.stdout).toMatch(/1 healthy, 0 with problems\n$/);
   });
 
+  it('TOML and YAML hosts (Codex, Goose, Continue): found with no flags, env blocks apply, built-ins skipped', async () => {
+    const home = join(root, 'home-formats');
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    mkdirSync(join(home, '.config', 'goose'), { recursive: true });
+    mkdirSync(join(home, '.continue'), { recursive: true });
+    const codex = join(home, '.codex', 'config.toml');
+    writeFileSync(codex, `# codex\n[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n\n[mcp_servers.toml-no-path]\ncommand = "node"\n[mcp_servers.toml-no-path.env]\nPATH = "/nonexistent-toml"\n`);
+    const goose = join(home, '.config', 'goose', 'config.yaml');
+    writeFileSync(goose, 'extensions:\n  developer: {type: builtin, name: developer, enabled: true}\n  yaml-no-path:\n    type: stdio\n    cmd: node\n    envs:\n      PATH: /nonexistent-yaml\n');
+    writeFileSync(join(home, '.continue', 'config.yaml'), 'mcpServers:\n  - name: continue-missing\n    command: mcp-tap-no-such-command\n');
+    const env = { ...process.env, HOME: home };
+    delete env.XDG_CONFIG_HOME;
+    delete env.CODEX_HOME;
+    const r = await doctor([], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    expect(section(r.stdout, 'everything')).toContain(`(codex, user: ${codex})`);
+    expect(section(r.stdout, 'everything')).toMatch(/ok: protocol \d{4}-\d{2}-\d{2}, \d+ tools/);
+    expect(section(r.stdout, 'toml-no-path')).toContain("PATH     /nonexistent-toml  (set in the entry's env)");
+    expect(section(r.stdout, 'yaml-no-path')).toContain(`(goose, user: ${goose})`);
+    expect(section(r.stdout, 'yaml-no-path')).toContain("PATH     /nonexistent-yaml  (set in the entry's env)");
+    expect(section(r.stdout, 'developer')).toContain('skipped: builtin entry: the host runs it itself, there is no command to wrap');
+    expect(section(r.stdout, 'continue-missing')).toContain('PROBLEM  not found: "mcp-tap-no-such-command" is not in any directory on PATH');
+    expect(r.stdout).toMatch(/1 healthy, 3 with problems, 1 skipped \(not stdio\)\n$/);
+  });
+
   it('broken servers: each gets its plain-words diagnosis, exit 1', async () => {
     const config = join(root, 'broken.json');
     writeFileSync(

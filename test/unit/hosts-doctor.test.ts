@@ -48,6 +48,12 @@ describe('expandVariables', () => {
       unresolved: ['${MISSING}'],
     });
   });
+  it('Gemini CLI style: $NAME too', () => {
+    expect(expandVariables('$TOKEN/${TOKEN} ${MISSING:-dflt} $MISSING', { ...ctx, host: 'gemini' })).toEqual({
+      value: 't0k/t0k dflt $MISSING',
+      unresolved: ['$MISSING'],
+    });
+  });
   it('other hosts substitute nothing', () => {
     expect(expandVariables('${TOKEN}', { ...ctx, host: 'claude-desktop' })).toEqual({ value: '${TOKEN}', unresolved: [] });
   });
