@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'jsonc-parser';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { EVERYTHING, FIXTURES, REPO, fixtureText } from '../fixtures/hosts/fixtures.js';
+import { EVERYTHING, FIXTURES, MORE_FIXTURES, REPO, fixtureText } from '../fixtures/hosts/fixtures.js';
 
 const run = promisify(execFile);
 const BIN = join(REPO, 'bin', 'mcp-tap.js');
@@ -134,6 +134,31 @@ describe.concurrent.each(['claude-desktop', 'claude-code', 'cursor', 'vscode', '
   });
 });
 
+describe('every other host, every format', () => {
+  it('wrap with no flags finds every host\'s files (JSON, TOML, YAML); unwrap of those names restores each byte for byte', async () => {
+    const sb = sandbox('none');
+    const files = MORE_FIXTURES.map((f) => {
+      const file = f.target(sb.home, sb.project);
+      const original = fixtureText(f.rel, { project: sb.project });
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, original);
+      return { file, original, host: f.host };
+    });
+    const { stdout } = await cli(sb, 'wrap');
+    for (const f of files) {
+      expect(stdout).toContain(`${f.file}\n`);
+      expect(readFileSync(f.file, 'utf8')).not.toBe(f.original);
+      expect(readFileSync(`${f.file}.mcp-tap.bak`, 'utf8')).toBe(f.original);
+    }
+    const hosts = new Set([...stdout.matchAll(/^ {2}wrapped +\S+ +\(([a-z-]+), /gm)].map((m) => m[1]));
+    expect([...hosts].sort()).toEqual([...new Set(MORE_FIXTURES.map((f) => f.host))].sort());
+    // Only what wrap wrapped: without names, unwrap would also unwrap the fixtures' hand-wrapped entries.
+    const wrapped = new Set([...stdout.matchAll(/^ {2}wrapped +(.+?) {2}\(/gm)].map((m) => m[1]!));
+    await cli(sb, 'unwrap', ...wrapped);
+    for (const f of files) expect(readFileSync(f.file, 'utf8')).toBe(f.original);
+  });
+});
+
 describe('the CLI around the edit', () => {
   it('wrapping twice changes nothing the second time', async () => {
     const sb = sandbox('cursor');
@@ -211,7 +236,7 @@ describe('the CLI around the edit', () => {
       }
       throw new Error('expected a failure');
     };
-    expect(await fail('wrap', '--host', 'emacs')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: unknown host "emacs" \(one of: claude-desktop, claude-code, cursor, vscode, windsurf, all\)\n$/) });
+    expect(await fail('wrap', '--host', 'emacs')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: unknown host "emacs" \(one of: claude-desktop, claude-code, cursor, vscode, vscode-insiders, windsurf, gemini, codex, zed, cline, roo, continue, goose, lmstudio, amazonq, kiro, opencode, copilot-cli, all\)\n$/) });
     expect(await fail('wrap', 'nope')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: no server named "nope" in .*\n$/) });
     expect(await fail('wrap', '--host', 'windsurf')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: no MCP configuration found; looked at: .*mcp_config\.json/) });
     writeFileSync(sb.files[0]!.file, '{ "mcpServers": { "a": ');
