@@ -6,6 +6,7 @@ import { processHostEnv } from '../../hosts/discover.js';
 import { probeServer } from '../../hosts/doctor-probe.js';
 import { runDoctor } from '../../hosts/doctor-run.js';
 import { setExitCode } from '../program.js';
+import { HOST_IDS } from '../../hosts/types.js';
 
 interface DoctorCliOptions {
   host?: string;
@@ -26,9 +27,9 @@ export function define(program: Command): void {
         'protocol version, number of tools and time to initialize. Exit status 0 when all are healthy, 1 otherwise.',
     )
     .argument('[names...]', 'server entries to check (default: all)')
-    .option('--host <host>', 'claude-desktop, claude-code, cursor, vscode, windsurf or all', 'all')
+    .option('--host <host>', `${HOST_IDS.join(', ')}, a comma list, or all`, 'all')
     .option('--config <file>', 'check the servers in this config file')
-    .option('--project <dir>', 'project whose .mcp.json, .cursor/mcp.json, .vscode/mcp.json count (default: current directory)')
+    .option('--project <dir>', 'project whose project-level configs count (.mcp.json, .vscode/mcp.json, .gemini/settings.json, …; default: current directory)')
     .option('--timeout <ms>', 'how long to wait for initialize and for tools/list', '15000')
     .option('--keep-logs', 'keep the mcp-tap log of each check and print its path')
     .action(async (names: string[], opts: DoctorCliOptions) => {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { processHostEnv } from '../../hosts/discover.js';
 import { runEdit } from '../../hosts/edit-command.js';
+import { HOST_IDS } from '../../hosts/types.js';
 
 interface UnwrapOptions {
   host?: string;
@@ -19,9 +20,9 @@ export function define(program: Command): void {
         'with no other edit in between, the file is byte for byte what it was.',
     )
     .argument('[names...]', 'server entries to unwrap (default: every wrapped entry)')
-    .option('--host <host>', 'claude-desktop, claude-code, cursor, vscode, windsurf or all', 'all')
+    .option('--host <host>', `${HOST_IDS.join(', ')}, a comma list, or all`, 'all')
     .option('--config <file>', 'edit this config file instead of looking for the hosts\' files')
-    .option('--project <dir>', 'project whose .mcp.json, .cursor/mcp.json, .vscode/mcp.json count (default: current directory)')
+    .option('--project <dir>', 'project whose project-level configs count (.mcp.json, .vscode/mcp.json, .gemini/settings.json, …; default: current directory)')
     .option('--dry-run', 'show the changes as a diff and write nothing')
     .action(async (names: string[], opts: UnwrapOptions) => {
       await runEdit('unwrap', names, opts, {

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { processHostEnv } from '../../hosts/discover.js';
 import { runEdit } from '../../hosts/edit-command.js';
 import { chooseLauncher } from '../../hosts/launcher.js';
+import { HOST_IDS } from '../../hosts/types.js';
 
 interface WrapOptions {
   host?: string;
@@ -28,14 +29,14 @@ export function define(program: Command): void {
     .command('wrap')
     .summary('put mcp-tap in front of the stdio servers in a host config')
     .description(
-      'Rewrites stdio server entries in MCP host configs (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf) so the host ' +
+      'Rewrites stdio server entries in MCP host configs (Claude Desktop, Claude Code, Cursor, VS Code, Gemini CLI, Codex CLI and more; JSON, TOML or YAML) so the host ' +
         'starts them through mcp-tap. Only `command` and `args` change; a backup <file>.mcp-tap.bak is written before the first ' +
         'change. HTTP/SSE entries and entries already wrapped are skipped. `mcp-tap unwrap` restores the original.',
     )
     .argument('[names...]', 'server entries to wrap (default: every stdio entry)')
-    .option('--host <host>', 'claude-desktop, claude-code, cursor, vscode, windsurf or all', 'all')
+    .option('--host <host>', `${HOST_IDS.join(', ')}, a comma list, or all`, 'all')
     .option('--config <file>', 'edit this config file instead of looking for the hosts\' files')
-    .option('--project <dir>', 'project whose .mcp.json, .cursor/mcp.json, .vscode/mcp.json count (default: current directory)')
+    .option('--project <dir>', 'project whose project-level configs count (.mcp.json, .vscode/mcp.json, .gemini/settings.json, …; default: current directory)')
     .option('--dry-run', 'show the changes as a diff and write nothing')
     .option('--npx', 'start mcp-tap with `npx -y mcp-tap` instead of its absolute path')
     .option('--node', 'start mcp-tap as `<absolute node> <absolute mcp-tap.js>` (for hosts whose PATH has no node)')
