@@ -85,8 +85,8 @@ export function configFileLocations(
   if (host !== undefined) {
     // The host's own key and entry shape, from its user location (Continue's project files are lists too).
     const own = hostLocations(host, h)[0];
-    const list = host === 'continue' && /\.ya?ml$/i.test(file);
-    return [{ host, scope: 'config', file, serversPath: own?.serversPath ?? ['mcpServers'], shape: own?.shape, list: own?.list ?? list }];
+    const list = host === 'continue' ? /\.ya?ml$/i.test(file) : own?.list;
+    return [{ host, scope: 'config', file, serversPath: own?.serversPath ?? ['mcpServers'], shape: own?.shape, list }];
   }
   return [{ host: 'custom', scope: 'config', file, ...guessKey(obj) }];
 }

@@ -1,0 +1,109 @@
+/** Where the hosts beyond the first five keep their servers, per OS, from (platform, env, home, project) alone. */
+import { describe, expect, it } from 'vitest';
+import { discoverConfigs } from '../../src/hosts/discover.js';
+import { hostDirLocations } from '../../src/hosts/host-paths.js';
+import { configFileLocations, hostLocations } from '../../src/hosts/locations.js';
+import type { HostEnv, HostId } from '../../src/hosts/types.js';
+
+const linux: HostEnv = { platform: 'linux', home: '/home/ada', cwd: '/work/app', env: {} };
+const mac: HostEnv = { platform: 'darwin', home: '/Users/ada', cwd: '/Users/ada/app', env: {} };
+const win: HostEnv = { platform: 'win32', home: 'C:\\Users\\ada', cwd: 'C:\\src\\app', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' } };
+
+function files(host: HostId, h: HostEnv): string[] {
+  return hostLocations(host, h).map((l) => `${l.scope} ${l.file} ${l.serversPath.join('.')}${l.shape ? ` ${l.shape}` : ''}${l.list ? ' list' : ''}`);
+}
+
+describe('more hosts, per OS', () => {
+  it('Gemini CLI: ~/.gemini/settings.json ($GEMINI_CLI_HOME moves it) and the project .gemini/settings.json', () => {
+    expect(files('gemini', linux)).toEqual(['user /home/ada/.gemini/settings.json mcpServers', 'project /work/app/.gemini/settings.json mcpServers']);
+    expect(files('gemini', win)[0]).toBe('user C:\\Users\\ada\\.gemini\\settings.json mcpServers');
+    expect(files('gemini', { ...linux, env: { GEMINI_CLI_HOME: '/g' } })[0]).toBe('user /g/.gemini/settings.json mcpServers');
+  });
+
+  it('Codex CLI: $CODEX_HOME/config.toml or ~/.codex/config.toml, and .codex/config.toml in the project', () => {
+    expect(files('codex', mac)).toEqual(['user /Users/ada/.codex/config.toml mcp_servers', 'project /Users/ada/app/.codex/config.toml mcp_servers']);
+    expect(files('codex', win)[0]).toBe('user C:\\Users\\ada\\.codex\\config.toml mcp_servers');
+    expect(files('codex', { ...linux, env: { CODEX_HOME: '/c' } })[0]).toBe('user /c/config.toml mcp_servers');
+    expect(files('codex', { ...linux, env: { CODEX_HOME: 'relative' } })[0]).toBe('user /home/ada/.codex/config.toml mcp_servers');
+  });
+
+  it('Zed: ~/.config/zed on Linux and macOS, %APPDATA%\\Zed on Windows; .zed/settings.json in the project', () => {
+    expect(files('zed', linux)).toEqual(['user /home/ada/.config/zed/settings.json context_servers zed', 'project /work/app/.zed/settings.json context_servers zed']);
+    expect(files('zed', mac)[0]).toBe('user /Users/ada/.config/zed/settings.json context_servers zed');
+    expect(files('zed', win)[0]).toBe('user C:\\Users\\ada\\AppData\\Roaming\\Zed\\settings.json context_servers zed');
+  });
+
+  it('Cline and Roo Code: VS Code globalStorage; Roo also .roo/mcp.json', () => {
+    expect(files('cline', mac)).toEqual(['user /Users/ada/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json mcpServers']);
+    expect(files('roo', win)).toEqual([
+      'user C:\\Users\\ada\\AppData\\Roaming\\Code\\User\\globalStorage\\rooveterinaryinc.roo-cline\\settings\\mcp_settings.json mcpServers',
+      'project C:\\src\\app\\.roo\\mcp.json mcpServers',
+    ]);
+    expect(files('cline', linux)[0]).toBe('user /home/ada/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json mcpServers');
+  });
+
+  it('Continue: ~/.continue/config.yaml (a list) and every file in .continue/mcpServers/', () => {
+    expect(files('continue', linux)).toEqual(['user /home/ada/.continue/config.yaml mcpServers list']);
+    expect(files('continue', win)).toEqual(['user C:\\Users\\ada\\.continue\\config.yaml mcpServers list']);
+    const [dir] = hostDirLocations('continue', linux);
+    expect(dir!.dir).toBe('/work/app/.continue/mcpServers');
+    expect(dir!.locate('/work/app/.continue/mcpServers/a.yaml').list).toBe(true);
+    expect(dir!.locate('/work/app/.continue/mcpServers/b.json').list).toBe(false);
+  });
+
+  it('Goose: ~/.config/goose/config.yaml, %APPDATA%\\Block\\goose\\config on Windows', () => {
+    expect(files('goose', mac)).toEqual(['user /Users/ada/.config/goose/config.yaml extensions goose']);
+    expect(files('goose', { ...linux, env: { XDG_CONFIG_HOME: '/xdg' } })).toEqual(['user /xdg/goose/config.yaml extensions goose']);
+    expect(files('goose', win)).toEqual(['user C:\\Users\\ada\\AppData\\Roaming\\Block\\goose\\config\\config.yaml extensions goose']);
+  });
+
+  it('LM Studio, Amazon Q, Kiro, Copilot CLI: files under home; project files where the host has them', () => {
+    expect(files('lmstudio', win)).toEqual(['user C:\\Users\\ada\\.lmstudio\\mcp.json mcpServers']);
+    expect(files('amazonq', linux)).toEqual(['user /home/ada/.aws/amazonq/mcp.json mcpServers', 'project /work/app/.amazonq/mcp.json mcpServers']);
+    expect(files('kiro', mac)).toEqual(['user /Users/ada/.kiro/settings/mcp.json mcpServers', 'project /Users/ada/app/.kiro/settings/mcp.json mcpServers']);
+    expect(files('copilot-cli', linux)).toEqual(['user /home/ada/.copilot/mcp-config.json mcpServers']);
+    expect(files('copilot-cli', { ...linux, env: { XDG_CONFIG_HOME: '/xdg' } })).toEqual(['user /xdg/.copilot/mcp-config.json mcpServers']);
+  });
+
+  it('opencode: $XDG_CONFIG_HOME/opencode (~/.config on every OS), opencode.json[c] in the project, $OPENCODE_CONFIG first', () => {
+    expect(files('opencode', win)).toEqual([
+      'user C:\\Users\\ada\\.config\\opencode\\opencode.json mcp opencode',
+      'user C:\\Users\\ada\\.config\\opencode\\opencode.jsonc mcp opencode',
+      'project C:\\src\\app\\opencode.json mcp opencode',
+      'project C:\\src\\app\\opencode.jsonc mcp opencode',
+    ]);
+    expect(files('opencode', { ...linux, env: { OPENCODE_CONFIG: '/o/x.json' } })[0]).toBe('user /o/x.json mcp opencode');
+  });
+
+  it('VS Code Insiders: its own user folder; the workspace .vscode/mcp.json it shares with VS Code', () => {
+    expect(files('vscode-insiders', mac)).toEqual([
+      'user /Users/ada/Library/Application Support/Code - Insiders/User/mcp.json servers',
+      'project /Users/ada/app/.vscode/mcp.json servers',
+    ]);
+    expect(files('vscode-insiders', win)[0]).toBe('user C:\\Users\\ada\\AppData\\Roaming\\Code - Insiders\\User\\mcp.json servers');
+  });
+
+  it('--config: the servers key and entry shape come from --host, or from the keys the file has', () => {
+    const loc = (file: string, root: unknown, host?: HostId) => configFileLocations(file, root, host, linux).map((l) => `${l.serversPath.join('.')} ${l.shape ?? '-'} ${l.list ? 'list' : '-'}`);
+    expect(loc('/x/config.toml', {}, 'codex')).toEqual(['mcp_servers - -']);
+    expect(loc('/x/a.json', {}, 'zed')).toEqual(['context_servers zed -']);
+    expect(loc('/x/a.yaml', {}, 'continue')).toEqual(['mcpServers - list']);
+    expect(loc('/x/a.json', {}, 'continue')).toEqual(['mcpServers - -']);
+    expect(loc('/x/c.toml', { mcp_servers: {} })).toEqual(['mcp_servers - -']);
+    expect(loc('/x/s.json', { context_servers: {} })).toEqual(['context_servers zed -']);
+    expect(loc('/x/g.yaml', { extensions: {} })).toEqual(['extensions goose -']);
+    expect(loc('/x/o.json', { mcp: {} })).toEqual(['mcp opencode -']);
+    expect(loc('/x/c.yaml', { mcpServers: [] })).toEqual(['mcpServers - list']);
+  });
+
+  it('discovery reads every host, Continue\'s directory included, and names what it looked at', async () => {
+    const present = new Map([
+      ['/home/ada/.codex/config.toml', '[mcp_servers.a]\ncommand = "x"\n'],
+      ['/work/app/.continue/mcpServers/b.yaml', 'mcpServers:\n  - name: b\n    command: y\n'],
+    ]);
+    const { found, looked } = await discoverConfigs({}, linux, async (f) => present.get(f), async (d) => (d === '/work/app/.continue/mcpServers' ? ['b.yaml', 'README.md'] : []));
+    expect(found.map((f) => f.file)).toEqual(['/home/ada/.codex/config.toml', '/work/app/.continue/mcpServers/b.yaml']);
+    expect(looked).toContain('/home/ada/.gemini/settings.json');
+    expect(looked).toContain('/work/app/.continue/mcpServers/*{.yaml,.yml,.json}');
+  });
+});
