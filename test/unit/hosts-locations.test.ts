@@ -52,6 +52,7 @@ describe('host config locations', () => {
     expect(parseHosts(undefined)).toHaveLength(18);
     expect(parseHosts('all')).toHaveLength(18);
     expect(parseHosts('cursor,vscode')).toEqual(['cursor', 'vscode']);
-    expect(() => parseHosts('zed')).toThrow('unknown host "zed"');
+    expect(parseHosts('zed,codex')).toEqual(['zed', 'codex']);
+    expect(() => parseHosts('emacs')).toThrow('unknown host "emacs"');
   });
 });
