@@ -50,7 +50,8 @@ function addKeyValue(obj: TNode, kv: AST.TOMLKeyValue, flow: boolean): void {
 export function parseTomlTree(text: string, file: string): TNode {
   let ast: AST.TOMLProgram;
   try {
-    ast = parseTOML(text);
+    // A UTF-8 byte order mark is not TOML syntax; blank it with a same-length space so offsets stay true.
+    ast = parseTOML(text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text);
   } catch (err) {
     const e = err as { message?: string; lineNumber?: number; column?: number };
     const where = e.lineNumber !== undefined ? ` at line ${e.lineNumber}, column ${(e.column ?? 0) + 1}` : '';

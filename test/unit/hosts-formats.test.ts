@@ -183,6 +183,18 @@ describe('the shape of TOML and YAML edits', () => {
     expect(results[0]!.reason).toMatch(/multi-line strings/);
   });
 
+  it('a byte order mark stays in place (TOML and YAML)', () => {
+    for (const [text, file, loc] of [
+      ['\uFEFF[mcp_servers.a]\ncommand = "x"\n', 'c.toml', codex],
+      ['\uFEFFmcpServers:\n  - name: a\n    command: x\n', 'c.yaml', cont],
+    ] as const) {
+      const { newText } = planWrap(text, file, loc, { launcher: SCRIPT });
+      expect(newText.startsWith('\uFEFF')).toBe(true);
+      expect(newText).toContain('"--name", "a", "--"');
+      expect(planUnwrap(newText, file, loc, {}).newText).toBe(text);
+    }
+  });
+
   it('syntax errors name the line and column', () => {
     expect(() => planWrap('[mcp_servers.a]\ncommand = = "x"\n', 'c.toml', codex, { launcher: SCRIPT })).toThrow(/^cannot read c\.toml: .* at line 2, column \d+$/);
     expect(() => planWrap('mcpServers:\n  - name: a\n   bad: [\n', 'c.yaml', cont, { launcher: SCRIPT })).toThrow(/^cannot read c\.yaml: .* at line \d+, column \d+$/);
