@@ -120,7 +120,7 @@ export function moreHostLocations(host: HostId, h: HostEnv): ServersLocation[] |
     }
     case 'copilot-cli': {
       const xdg = absoluteEnv(h, 'XDG_CONFIG_HOME');
-      const dir = xdg ? p.join(xdg, '.copilot') : p.join(h.home, '.copilot');
+      const dir = absoluteEnv(h, 'COPILOT_HOME') ?? (xdg ? p.join(xdg, '.copilot') : p.join(h.home, '.copilot'));
       return [at('user', p.join(dir, 'mcp-config.json'), ['mcpServers'])];
     }
     default:

@@ -63,6 +63,7 @@ describe('more hosts, per OS', () => {
     expect(files('kiro', mac)).toEqual(['user /Users/ada/.kiro/settings/mcp.json mcpServers', 'project /Users/ada/app/.kiro/settings/mcp.json mcpServers']);
     expect(files('copilot-cli', linux)).toEqual(['user /home/ada/.copilot/mcp-config.json mcpServers']);
     expect(files('copilot-cli', { ...linux, env: { XDG_CONFIG_HOME: '/xdg' } })).toEqual(['user /xdg/.copilot/mcp-config.json mcpServers']);
+    expect(files('copilot-cli', { ...linux, env: { XDG_CONFIG_HOME: '/xdg', COPILOT_HOME: '/cop' } })).toEqual(['user /cop/mcp-config.json mcpServers']);
   });
 
   it('opencode: $XDG_CONFIG_HOME/opencode (~/.config on every OS), opencode.json[c] in the project, $OPENCODE_CONFIG first', () => {
