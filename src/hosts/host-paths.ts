@@ -1,7 +1,7 @@
 /**
  * Config locations of the hosts beyond the first five (Gemini CLI, Codex CLI, Zed, Cline, Roo Code,
  * Continue, Goose, LM Studio, Amazon Q Developer CLI, Kiro, opencode, Copilot CLI, VS Code Insiders).
- * Pure functions of (platform, env, home, project): whether files exist is decided by discover.ts.
+ * Pure functions of (platform, env, home, project); whether files exist is decided by discover.ts.
  * Sources: each host's docs, and for Gemini CLI and Codex CLI their published npm packages.
  */
 import { posix, win32 } from 'node:path';
@@ -14,14 +14,6 @@ function pathApi(platform: NodeJS.Platform): typeof posix {
 function absoluteEnv(h: HostEnv, name: string): string | undefined {
   const v = h.env[name];
   return v && pathApi(h.platform).isAbsolute(v) ? v : undefined;
-}
-
-/** Electron's and VS Code's per-user application data directory. */
-export function appDataFor(h: HostEnv): string {
-  const p = pathApi(h.platform);
-  if (h.platform === 'win32') return h.env.APPDATA || p.join(h.home, 'AppData', 'Roaming');
-  if (h.platform === 'darwin') return p.join(h.home, 'Library', 'Application Support');
-  return absoluteEnv(h, 'XDG_CONFIG_HOME') ?? p.join(h.home, '.config');
 }
 
 /** $XDG_CONFIG_HOME or ~/.config on every platform (tools that follow XDG even on macOS and Windows). */
@@ -39,8 +31,11 @@ export interface DirLocation {
   locate(file: string): ServersLocation;
 }
 
-/** Locations of the hosts this file knows (undefined for the first five, which locations.ts keeps). */
-export function moreHostLocations(host: HostId, h: HostEnv): ServersLocation[] | undefined {
+/**
+ * Locations of the hosts this file knows (undefined for the first five, which locations.ts keeps).
+ * `appData` is locations.ts's per-user application data directory (VS Code's and Electron's).
+ */
+export function moreHostLocations(host: HostId, h: HostEnv, appData: string): ServersLocation[] | undefined {
   const p = pathApi(h.platform);
   const project = p.resolve(h.cwd);
   const at = (scope: 'user' | 'project', file: string, serversPath: string[], extra: Partial<ServersLocation> = {}): ServersLocation => ({
@@ -50,11 +45,11 @@ export function moreHostLocations(host: HostId, h: HostEnv): ServersLocation[] |
     serversPath,
     ...extra,
   });
-  const vscodeStorage = (ext: string, file: string) => p.join(appDataFor(h), 'Code', 'User', 'globalStorage', ext, 'settings', file);
+  const vscodeStorage = (ext: string, file: string) => p.join(appData, 'Code', 'User', 'globalStorage', ext, 'settings', file);
   switch (host) {
     case 'vscode-insiders':
       return [
-        at('user', p.join(appDataFor(h), 'Code - Insiders', 'User', 'mcp.json'), ['servers']),
+        at('user', p.join(appData, 'Code - Insiders', 'User', 'mcp.json'), ['servers']),
         at('project', p.join(project, '.vscode', 'mcp.json'), ['servers']),
       ];
     case 'gemini': {
@@ -72,7 +67,7 @@ export function moreHostLocations(host: HostId, h: HostEnv): ServersLocation[] |
       ];
     }
     case 'zed': {
-      const user = h.platform === 'win32' ? p.join(appDataFor(h), 'Zed', 'settings.json') : p.join(xdgConfig(h), 'zed', 'settings.json');
+      const user = h.platform === 'win32' ? p.join(appData, 'Zed', 'settings.json') : p.join(xdgConfig(h), 'zed', 'settings.json');
       return [
         at('user', user, ['context_servers'], { shape: 'zed' }),
         at('project', p.join(project, '.zed', 'settings.json'), ['context_servers'], { shape: 'zed' }),
@@ -90,7 +85,7 @@ export function moreHostLocations(host: HostId, h: HostEnv): ServersLocation[] |
       return [at('user', p.join(dir, 'config.yaml'), ['mcpServers'], { list: true })];
     }
     case 'goose': {
-      const file = h.platform === 'win32' ? p.join(appDataFor(h), 'Block', 'goose', 'config', 'config.yaml') : p.join(xdgConfig(h), 'goose', 'config.yaml');
+      const file = h.platform === 'win32' ? p.join(appData, 'Block', 'goose', 'config', 'config.yaml') : p.join(xdgConfig(h), 'goose', 'config.yaml');
       return [at('user', file, ['extensions'], { shape: 'goose' })];
     }
     case 'lmstudio':

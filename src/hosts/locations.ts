@@ -58,7 +58,7 @@ export function hostLocations(host: HostId, h: HostEnv): ServersLocation[] {
         { host, scope: 'user', file: p.join(h.home, '.codeium', 'windsurf', 'mcp_config.json'), serversPath: ['mcpServers'] },
       ];
     default:
-      return moreHostLocations(host, h) ?? [];
+      return moreHostLocations(host, h, appDataDir(h)) ?? [];
   }
 }
 
