@@ -7,6 +7,8 @@ export type ErrorCode =
   | 'LOG_UNAVAILABLE' // a log file to read is missing or unreadable
   | 'BAD_INPUT' // a file that is not an mcp-tap log, a bad config file, ...
   | 'CHECK_FAILED' // check/diff/replay found what it was asked to find
+  | 'UPSTREAM_UNREACHABLE' // HTTP mode: the upstream server cannot be reached (the host gets 502)
+  | 'PORT_IN_USE' // HTTP mode: the port to listen on is taken
   | 'INTERNAL';
 
 /** A failure with a message meant for a person: printed as one line, never with a stack trace. */

@@ -9,6 +9,8 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   LOG_UNAVAILABLE: 2,
   BAD_INPUT: 2,
   CHECK_FAILED: 1,
+  UPSTREAM_UNREACHABLE: 69, // EX_UNAVAILABLE
+  PORT_IN_USE: 69,
   INTERNAL: 70,
 };
 

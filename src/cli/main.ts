@@ -7,7 +7,7 @@ import { TapError, UsageError } from '../errors.js';
 import { warn } from './stderr.js';
 
 /** Subcommands, each in src/cli/commands/<name>.ts exporting `define(program)`; loaded only when named. */
-const SUBCOMMANDS = ['demo', 'tail', 'ls', 'export', 'stats', 'wrap', 'unwrap', 'doctor', 'check', 'baseline', 'diff', 'replay', 'mock', 'ui'];
+const SUBCOMMANDS = ['demo', 'tail', 'ls', 'export', 'stats', 'wrap', 'unwrap', 'doctor', 'check', 'baseline', 'diff', 'replay', 'mock', 'ui', 'http'];
 
 type CommandModule = { define: (program: import('commander').Command) => void };
 

@@ -58,6 +58,9 @@ export type EventName =
   | 'exit' // the server exited: code, signal
   | 'gap' // records or bytes the log could not keep: lost, reason
   | 'log-error' // the log could not be written: error, lost
+  | 'http' // HTTP mode: an exchange's transport outcome (202, 4xx/5xx, GET stream, DELETE): http, challenge, resumes, endpoint, closed
+  | 'upstream-error' // HTTP mode: the upstream could not be reached or broke off; the host got 502: http, error
+  | 'refused' // HTTP mode: a request whose Host or Origin is not loopback was answered 403: http, reason
   | 'end'; // last record of a session: pending, counts
 
 /** A request still unanswered at the end of the session. */

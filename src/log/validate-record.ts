@@ -19,6 +19,9 @@ const EVENT_SET: Record<EventName, true> = {
   exit: true,
   gap: true,
   'log-error': true,
+  http: true,
+  'upstream-error': true,
+  refused: true,
   end: true,
 };
 /** Every event name of this format version (readers must still accept unknown ones). */
@@ -73,6 +76,7 @@ export function validateRecord(x: unknown): string[] {
   if ('reqSeq' in x && isPosInt(x['reqSeq']) && isPosInt(x['seq']) && (x['reqSeq'] as number) > (x['seq'] as number)) {
     p.push('reqSeq must refer to an earlier (or the same) record');
   }
+  if ('http' in x) checkHttp(x['http'], p);
   const line = kind !== 'event';
   if (line && !isCount(x['bytes'])) p.push('bytes must be a non-negative integer on line records');
   if (kind !== 'event' && kind !== 'stderr' && from === 'proxy') p.push(`a ${kind} record comes from client or server`);
@@ -149,8 +153,26 @@ function checkCommon(x: Obj, p: string[], at: string): void {
   }
 }
 
+/** The `http` member (HTTP mode): method and path strings; status a number; the rest strings. */
+function checkHttp(h: unknown, p: string[]): void {
+  if (!isObj(h)) {
+    p.push('http must be an object');
+    return;
+  }
+  if (typeof h['method'] !== 'string') p.push('http.method must be a string');
+  if (typeof h['path'] !== 'string') p.push('http.path must be a string');
+  if ('status' in h && !isPosInt(h['status'])) p.push('http.status must be a positive integer');
+  for (const f of ['sessionId', 'eventId'] as const) if (f in h && typeof h[f] !== 'string') p.push(`http.${f} must be a string`);
+  if ('stream' in h && h['stream'] !== 'post' && h['stream'] !== 'get') p.push('http.stream must be post or get');
+}
+
 function checkEvent(x: Obj, p: string[]): void {
   switch (x['event']) {
+    case 'http':
+    case 'upstream-error':
+    case 'refused':
+      if (!('http' in x)) p.push(`a ${String(x['event'])} event has http`);
+      break;
     case 'end': {
       const pending = x['pending'];
       if (!Array.isArray(pending)) {

@@ -210,22 +210,7 @@ export class Observer {
   }
 
   private emit(o: Output): void {
-    let text: string;
-    try {
-      if (o.msgBytes !== undefined) {
-        const sink = this.opts.sink;
-        if (sink.writeRecord !== undefined) sink.writeRecord(o.record, o.msgBytes);
-        else sink.write(serializeHead(o.record), o.msgBytes);
-        return;
-      }
-      text = serializeRecord(o.record, o.msgText);
-    } catch (err) {
-      // a message JSON.stringify cannot take (nested beyond the stack): the record keeps its seq, without it
-      const { msg: _msg, items: _items, ...rest } = o.record;
-      const note = { code: 'analysis-error', text: `the message could not be serialized (${err instanceof Error ? err.message : String(err)}); logged without msg` };
-      text = serializeRecord({ ...rest, notes: [...(rest.notes ?? []), note] });
-    }
-    this.opts.sink.write(text);
+    writeOutput(this.opts.sink, o);
   }
 
   private reportLoss(): void {
@@ -244,4 +229,23 @@ export class Observer {
     this.failed = true;
     this.opts.warn(`analysis error (${err instanceof Error ? err.message : String(err)}); the relay goes on`);
   }
+}
+
+/** One analysis output to the sink: verbatim message bytes when there are some; never throws for a message JSON cannot take. */
+export function writeOutput(sink: RecordSink, o: Output): void {
+  let text: string;
+  try {
+    if (o.msgBytes !== undefined) {
+      if (sink.writeRecord !== undefined) sink.writeRecord(o.record, o.msgBytes);
+      else sink.write(serializeHead(o.record), o.msgBytes);
+      return;
+    }
+    text = serializeRecord(o.record, o.msgText);
+  } catch (err) {
+    // a message JSON.stringify cannot take (nested beyond the stack): the record keeps its seq, without it
+    const { msg: _msg, items: _items, ...rest } = o.record;
+    const note = { code: 'analysis-error', text: `the message could not be serialized (${err instanceof Error ? err.message : String(err)}); logged without msg` };
+    text = serializeRecord({ ...rest, notes: [...(rest.notes ?? []), note] });
+  }
+  sink.write(text);
 }

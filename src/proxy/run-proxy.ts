@@ -10,7 +10,7 @@ import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
 import { startWatchdog } from './watchdog.js';
 import { Observer, type RecordSink } from './observer.js';
-import { FileSink } from '../log/file-sink.js';
+import { openSink } from './open-sink.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
@@ -38,9 +38,6 @@ export interface ProxyIO {
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/** A sink that keeps nothing: used for --no-log and when the log cannot be opened. */
-const nullSink: RecordSink = { write: () => true, takeLoss: () => null, close: () => {} };
-
 /** 128 + signal number, as shells report a death by signal. */
 export function signalExitCode(signal: NodeJS.Signals): number {
   const n = (osConstants.signals as Record<string, number>)[signal];
@@ -57,14 +54,9 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
   for (const s of SIGNALS) process.on(s, onEarlySignal);
   const childPromise = spawnServer(opts.command, opts.args);
 
-  let sink: RecordSink = nullSink;
   let observer: Observer | null = null;
   if (opts.logPath !== null) {
-    const file = new FileSink({ path: opts.logPath, maxSize: opts.maxLogSize, maxFiles: opts.maxLogFiles, warn: io.warn });
-    if (file.open()) {
-      sink = file;
-      if (!opts.quiet) io.warn(`logging to ${opts.logPath}`);
-    }
+    const sink: RecordSink = openSink(opts, io.warn);
     observer = new Observer({ sessionId, maxLogBytes: opts.maxLogBytes, sink, warn: io.warn, shortener: jsonShortener });
     observer.event('start', {
       name: opts.name,

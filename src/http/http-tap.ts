@@ -1,0 +1,126 @@
+/**
+ * The analysis of one MCP session seen over HTTP: the same Session as stdio mode, fed whole messages (a
+ * POST body, a JSON response, one SSE event's data) instead of lines, each record carrying an `http`
+ * member with the transport facts. Guarded like the stdio Observer: an analysis error is reported once
+ * and never reaches the relay.
+ */
+import type { Line, ShortenerFactory } from '../framing/line-splitter.js';
+import { Session, type Output } from '../session/session.js';
+import { BoundedMap } from '../session/bounded-map.js';
+import { writeOutput, preciseNow, type RecordSink } from '../proxy/observer.js';
+import type { EventName } from '../log/record.js';
+
+/** The `http` member of a record: which exchange carried the message. */
+export interface HttpFacts {
+  method: string;
+  /** The request path without its query (a legacy endpoint's query holds its session id). */
+  path: string;
+  status?: number;
+  /** Mcp-Session-Id, masked (see mask.ts). */
+  sessionId?: string;
+  /** The SSE event's id; on a resuming GET, the Last-Event-ID it sent. */
+  eventId?: string;
+  stream?: 'post' | 'get';
+}
+
+export interface HttpTapOptions {
+  id: string;
+  maxLogBytes: number;
+  sink: RecordSink;
+  warn: (message: string) => void;
+  shortener?: ShortenerFactory;
+  now?: () => number;
+}
+
+/** SSE event ids remembered per session for linking a resumption to the event it resumes after. */
+const MAX_EVENT_IDS = 4096;
+
+/** One MCP session's records: messages with their `http` facts, and HTTP events. */
+export class HttpTap {
+  private readonly session: Session;
+  private readonly now: () => number;
+  private facts: HttpFacts | undefined;
+  private lastSeq = 0;
+  private failed = false;
+  private finished = false;
+  private readonly eventSeqs = new BoundedMap<string, number>(MAX_EVENT_IDS);
+
+  constructor(private readonly opts: HttpTapOptions) {
+    this.now = opts.now ?? preciseNow;
+    this.session = new Session({ id: opts.id, maxLogBytes: opts.maxLogBytes }, (o) => this.emit(o));
+  }
+
+  get id(): string {
+    return this.opts.id;
+  }
+
+  get ended(): boolean {
+    return this.finished;
+  }
+
+  /** One whole message (or batch) from the host or the server. */
+  message(from: 'client' | 'server', line: Line, facts: HttpFacts, time = this.now()): void {
+    if (this.finished) return;
+    this.facts = facts;
+    try {
+      this.session.onLine(from, line, time);
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      this.facts = undefined;
+    }
+    if (facts.eventId !== undefined && from === 'server') this.eventSeqs.set(facts.eventId, this.lastSeq);
+    this.reportLoss();
+  }
+
+  /** The seq of the record that carried SSE event `eventId`, when it is still remembered. */
+  seqOfEvent(eventId: string): number | undefined {
+    return this.eventSeqs.get(eventId);
+  }
+
+  /** One of mcp-tap's own events in this session. */
+  event(name: EventName, fields: Record<string, unknown> = {}): void {
+    if (this.finished) return;
+    try {
+      this.session.onEvent(name, fields, this.now());
+    } catch (err) {
+      this.fail(err);
+    }
+    this.reportLoss();
+  }
+
+  /** The session's end record (pending requests, counts); later observations are ignored. */
+  finish(fields: Record<string, unknown> = {}): void {
+    if (this.finished) return;
+    this.reportLoss();
+    try {
+      this.session.finish(this.now(), fields);
+    } catch (err) {
+      this.fail(err);
+    }
+    this.finished = true;
+  }
+
+  private emit(o: Output): void {
+    this.lastSeq = o.record.seq;
+    if (this.facts !== undefined && o.record.kind !== 'event') o.record['http'] = this.facts;
+    writeOutput(this.opts.sink, o);
+  }
+
+  private reportLoss(): void {
+    const loss = this.opts.sink.takeLoss();
+    if (loss) {
+      try {
+        this.session.onEvent('gap', { lost: loss.lost, reason: loss.reason }, this.now());
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.opts.warn(`analysis error (${err instanceof Error ? err.message : String(err)}); the relay goes on`);
+  }
+}

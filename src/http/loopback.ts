@@ -1,0 +1,39 @@
+/**
+ * DNS-rebinding guard (pure): a page on another site can make a browser send requests to 127.0.0.1, but
+ * its Host (and Origin) name that site. Like the MCP SDK's own servers, only loopback names pass.
+ */
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** The host name of a Host header value (`name:port`, `[v6]:port`), lower-cased; null when malformed. */
+export function hostName(hostHeader: string): string | null {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const close = h.indexOf(']');
+    if (close < 0) return null;
+    const rest = h.slice(close + 1);
+    if (rest !== '' && !/^:\d{1,5}$/.test(rest)) return null;
+    return h.slice(0, close + 1);
+  }
+  const colon = h.indexOf(':');
+  if (colon < 0) return h;
+  if (!/^\d{1,5}$/.test(h.slice(colon + 1))) return null;
+  return h.slice(0, colon);
+}
+
+/** Why a request must be refused (a one-line reason), or null when Host and Origin are loopback names. */
+export function refuseReason(host: string | undefined, origin: string | undefined): string | null {
+  if (host === undefined) return 'the request has no Host header';
+  const name = hostName(host);
+  if (name === null || !LOOPBACK_HOSTS.has(name)) return `Host ${JSON.stringify(host)} is not a loopback name`;
+  if (origin !== undefined && origin !== 'null') {
+    let originHost: string;
+    try {
+      originHost = new URL(origin).hostname.toLowerCase();
+    } catch {
+      return `Origin ${JSON.stringify(origin)} is not a URL`;
+    }
+    if (!LOOPBACK_HOSTS.has(originHost)) return `Origin ${JSON.stringify(origin)} is not a loopback origin`;
+  }
+  return null;
+}
