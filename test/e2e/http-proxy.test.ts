@@ -1,0 +1,172 @@
+/**
+ * HTTP mode end to end: the built CLI (`mcp-tap http`) between the official SDK client and SDK servers
+ * over Streamable HTTP and legacy HTTP+SSE. The same session through the tap and directly gives the same
+ * results, each side receives the bytes the other sent, and the log reads like a stdio log with an
+ * `http` member: pairing per MCP session, resumption linked, DELETE ending the session, secrets masked.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { runTap, type TapRun } from '../helpers/run-tap.js';
+import { tempDir } from '../helpers/paths.js';
+import { waitFor } from '../helpers/wait.js';
+import { readRecords, type Rec } from '../helpers/log.js';
+import { startUpstream, type Upstream } from '../helpers/http-upstream.js';
+import { validateRecord } from '../../src/log/validate-record.js';
+
+const tmp = tempDir('mcp-tap-http-');
+afterAll(() => tmp.cleanup());
+
+const taps: TapRun[] = [];
+afterEach(async () => {
+  for (const t of taps.splice(0)) {
+    t.child.kill('SIGTERM');
+    await t.exited().catch(() => t.kill());
+  }
+});
+
+/** Starts `mcp-tap http <upstream>` on a free port; resolves with the local URL it prints. */
+async function startTap(upstream: string, log: string, extra: string[] = []): Promise<{ run: TapRun; url: string }> {
+  const run = runTap(['http', upstream, '--port', '0', '--log', log, ...extra]);
+  taps.push(run);
+  await run.waitStderr(/listening on (\S+)/);
+  const url = /listening on (\S+)/.exec(run.stderr())![1]!;
+  return { run, url };
+}
+
+/** A fetch that records each request body sent and each response body received, byte for byte. */
+function recordingFetch(): { fetch: typeof fetch; sent: Buffer[]; received: Buffer[]; pending: Promise<void>[] } {
+  const sent: Buffer[] = [];
+  const received: Buffer[] = [];
+  const pending: Promise<void>[] = [];
+  const f: typeof fetch = async (input, init) => {
+    if (typeof init?.body === 'string') sent.push(Buffer.from(init.body));
+    const res = await fetch(input, init);
+    if (res.body === null) return res;
+    const [mine, theirs] = res.body.tee();
+    pending.push(
+      (async () => {
+        const chunks: Buffer[] = [];
+        try {
+          for await (const c of mine) chunks.push(Buffer.from(c));
+        } catch {
+          // a stream cut off: what arrived counts
+        }
+        received.push(Buffer.concat(chunks));
+      })(),
+    );
+    return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  return { fetch: f, sent, received, pending };
+}
+
+interface Results {
+  tools: string[];
+  echo: unknown;
+  slow: unknown;
+  progress: number[];
+  ask: unknown;
+  dropped: unknown;
+  logged: unknown[];
+}
+
+/** One host-like session over Streamable HTTP: every feature the issue names, then DELETE. */
+async function streamableSession(url: string, rec: ReturnType<typeof recordingFetch>): Promise<Results> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: rec.fetch,
+    reconnectionOptions: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
+  });
+  const client = new Client({ name: 'http-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
+  const logged: unknown[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(n.params.data));
+  await client.connect(transport);
+  const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+  const echo = await client.callTool({ name: 'echo', arguments: { text: 'héllo through the tap' } });
+  const progress: number[] = [];
+  const slow = await client.callTool({ name: 'slow', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+  const ask = await client.callTool({ name: 'ask', arguments: {} });
+  // an event with an id must have arrived on the GET stream before it can be dropped and resumed
+  await waitFor(async () => (await client.callTool({ name: 'notify', arguments: {} }), logged.length > 0), 5000, 'an event on the GET stream');
+  logged.length = 0;
+  const dropped = await client.callTool({ name: 'drop-get', arguments: {} });
+  await waitFor(() => logged.includes('after the drop'), 5000, 'the notification replayed after the GET stream was resumed');
+  await transport.terminateSession();
+  await client.close();
+  await Promise.all(rec.pending);
+  return { tools, echo, slow, progress, ask, dropped, logged };
+}
+
+const sortedHex = (bufs: Buffer[]) => bufs.map((b) => b.toString('hex')).sort();
+
+describe('mcp-tap http: Streamable HTTP', () => {
+  let upstream: Upstream;
+  beforeAll(async () => {
+    upstream = await startUpstream({ mode: 'streamable' });
+  });
+  afterAll(async () => upstream.close());
+
+  it('gives the results of a direct connection, relays bytes unchanged, and logs every message with its http facts', async () => {
+    const direct = await streamableSession(upstream.url, recordingFetch());
+    upstream.exchanges.length = 0;
+    const log = process.env.KEEP_LOG ?? join(tmp.dir, 'streamable.jsonrpc.log');
+    const { run, url } = await startTap(upstream.url, log);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const rec = recordingFetch();
+    const tapped = await streamableSession(url, rec);
+    expect(tapped).toEqual(direct);
+    expect(tapped.progress).toEqual([1, 2, 3]);
+    expect(tapped.ask).toEqual({ content: [{ type: 'text', text: 'hello Ada' }] });
+
+    // bytes: what the client sent is what the server got, what the server wrote is what the client got
+    await waitFor(() => upstream.exchanges.length >= rec.received.length, 5000, 'upstream exchanges');
+    expect(sortedHex(upstream.exchanges.filter((e) => e.method === 'POST').map((e) => e.requestBody))).toEqual(sortedHex(rec.sent));
+    expect(sortedHex(upstream.exchanges.map((e) => Buffer.concat(e.responseBody)).filter((b) => b.length > 0))).toEqual(sortedHex(rec.received.filter((b) => b.length > 0)));
+
+    run.child.kill('SIGTERM');
+    expect((await run.exited()).code).toBe(0);
+    const recs = readRecords(log);
+    for (const r of recs) expect({ r, problems: validateRecord(r) }).toEqual({ r, problems: [] });
+    // the run's own record stream first, then one per MCP session (its start names the run)
+    const runId = recs[0]!.session;
+    const sessions = new Set(recs.map((r) => r.session).filter((s) => s !== runId));
+    const mcp = recs.filter((r) => r.kind !== 'event');
+    const session = mcp[0]!.session;
+    expect(mcp.every((r) => r.session === session), 'every message of one MCP session in one record stream').toBe(true);
+    expect(sessions.size).toBe(1);
+    const ofSession = recs.filter((r) => r.session === session);
+    expect(ofSession[0]).toMatchObject({ event: 'start', run: runId, upstream: upstream.url });
+    expect(ofSession.at(-1)).toMatchObject({ event: 'end', reason: 'deleted', pendingCount: 0 });
+    // every request paired
+    const requests = mcp.filter((r) => r.kind === 'request');
+    for (const q of requests) expect(mcp.some((a) => (a.kind === 'response' || a.kind === 'error') && a.reqSeq === q.seq), `answer to ${String(q.method)}`).toBe(true);
+    expect(requests.map((r) => r.method)).toEqual(['initialize', 'tools/list', 'tools/call', 'tools/call', 'tools/call', 'elicitation/create', 'tools/call']);
+    const elicit = mcp.find((r) => r.method === 'elicitation/create' && r.kind === 'request')!;
+    expect(elicit.from).toBe('server');
+    expect(elicit.http).toMatchObject({ method: 'POST', path: '/mcp', status: 200, stream: 'post' });
+    const elicitAnswer = mcp.find((r) => r.kind === 'response' && r.reqSeq === elicit.seq)!;
+    expect(elicitAnswer).toMatchObject({ from: 'client', http: { method: 'POST', stream: 'post' } });
+    // progress over the POST's SSE stream, linked to its request
+    const progressRecs = mcp.filter((r) => r.method === 'notifications/progress');
+    expect(progressRecs).toHaveLength(3);
+    for (const p of progressRecs) expect(p.http).toMatchObject({ stream: 'post', eventId: expect.any(String) });
+    // the session id is masked everywhere, never in clear
+    const text = readFileSync(log, 'utf8');
+    const initAnswer = mcp.find((r) => r.kind === 'response' && r.method === 'initialize')!;
+    expect((initAnswer.http as Rec['http'] & { sessionId: string }).sessionId).toMatch(/^\[REDACTED:mcp-session-id:[0-9a-f]{8}\]$/);
+    for (const m of text.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g)) throw new Error(`a session id in clear: ${m[0]}`);
+    // resumption: the GET that resumed names the event id it resumed after and links to that record
+    const gets = ofSession.filter((r) => r.event === 'http' && (r.http as { method: string }).method === 'GET' && !('closed' in r));
+    const resumed = gets.find((g) => (g.http as { eventId?: string }).eventId !== undefined);
+    expect(resumed, 'a GET with Last-Event-ID').toBeDefined();
+    expect(resumed!.resumes).toEqual(expect.any(Number));
+    const replayed = mcp.find((r) => r.method === 'notifications/message')!;
+    expect(replayed.http).toMatchObject({ method: 'GET', stream: 'get' });
+    // DELETE ends the session
+    expect(ofSession.some((r) => r.event === 'http' && (r.http as { method: string }).method === 'DELETE')).toBe(true);
+  });
+});
