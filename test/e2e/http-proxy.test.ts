@@ -144,7 +144,8 @@ describe('mcp-tap http: Streamable HTTP', () => {
     // every request paired
     const requests = mcp.filter((r) => r.kind === 'request');
     for (const q of requests) expect(mcp.some((a) => (a.kind === 'response' || a.kind === 'error') && a.reqSeq === q.seq), `answer to ${String(q.method)}`).toBe(true);
-    expect(requests.map((r) => r.method)).toEqual(['initialize', 'tools/list', 'tools/call', 'tools/call', 'tools/call', 'elicitation/create', 'tools/call']);
+    const named = requests.map((r) => String(r.target ?? r.method)).filter((n) => n !== 'notify');
+    expect(named).toEqual(['initialize', 'tools/list', 'echo', 'slow', 'ask', 'elicitation/create', 'drop-get']);
     const elicit = mcp.find((r) => r.method === 'elicitation/create' && r.kind === 'request')!;
     expect(elicit.from).toBe('server');
     expect(elicit.http).toMatchObject({ method: 'POST', path: '/mcp', status: 200, stream: 'post' });
