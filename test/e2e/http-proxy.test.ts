@@ -171,3 +171,155 @@ describe('mcp-tap http: Streamable HTTP', () => {
     expect(ofSession.some((r) => r.event === 'http' && (r.http as { method: string }).method === 'DELETE')).toBe(true);
   });
 });
+
+describe('mcp-tap http: several hosts, auth, failures', () => {
+  let upstream: Upstream;
+  beforeAll(async () => {
+    upstream = await startUpstream({ mode: 'streamable', token: 'SECRET-TOKEN-0123456789' });
+  });
+  afterAll(async () => upstream.close());
+
+  async function shortSession(url: string, text: string): Promise<unknown> {
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer SECRET-TOKEN-0123456789' } } });
+    const client = new Client({ name: `host-${text}`, version: '1.0.0' });
+    await client.connect(transport);
+    const echoes: unknown[] = [];
+    for (let i = 0; i < 5; i++) echoes.push(await client.callTool({ name: 'echo', arguments: { text: `${text}-${i}` } }));
+    await transport.terminateSession();
+    await client.close();
+    return echoes;
+  }
+
+  it('keeps two concurrent hosts apart, logs a 401 challenge, and never writes the token or cookies', async () => {
+    const log = join(tmp.dir, 'auth.jsonrpc.log');
+    const { run, url } = await startTap(upstream.url, log);
+    // no token: the upstream's 401 and its challenge reach the host unchanged and the log as an event
+    const denied = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', cookie: 'sid=COOKIE-SECRET-42' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    });
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known/);
+    const [a, b] = await Promise.all([shortSession(url, 'alpha'), shortSession(url, 'beta')]);
+    expect(JSON.stringify(a)).toContain('alpha-4');
+    expect(JSON.stringify(b)).toContain('beta-4');
+    run.child.kill('SIGTERM');
+    expect((await run.exited()).code).toBe(0);
+    const text = readFileSync(log, 'utf8');
+    expect(text).not.toContain('SECRET-TOKEN');
+    expect(text).not.toContain('COOKIE-SECRET');
+    const recs = readRecords(log);
+    const challenge = recs.find((r) => r.event === 'http' && (r.http as { status: number }).status === 401)!;
+    expect(challenge.challenge).toMatch(/^Bearer resource_metadata=/);
+    // each host's messages in a session of their own, every answer paired with its own host's request
+    const byHost = new Map<string, Rec[]>();
+    for (const r of recs) if (r.kind !== 'event') byHost.set(r.session, [...(byHost.get(r.session) ?? []), r]);
+    const hosts = [...byHost.values()].filter((rs) => rs.some((r) => r.method === 'tools/call'));
+    expect(hosts).toHaveLength(2);
+    for (const rs of hosts) {
+      const name = JSON.stringify(rs.find((r) => r.method === 'initialize' && r.kind === 'request')!.msg).includes('host-alpha') ? 'alpha' : 'beta';
+      const calls = rs.filter((r) => r.kind === 'request' && r.method === 'tools/call');
+      expect(calls).toHaveLength(5);
+      for (const c of calls) {
+        const answer = rs.find((r) => r.kind === 'response' && r.reqSeq === c.seq)!;
+        expect(JSON.stringify(answer.msg)).toContain(`${name}-`);
+        expect(JSON.stringify(c.msg)).toContain(`${name}-`);
+      }
+      expect(rs.every((r) => JSON.stringify(r.msg ?? '').includes(name === 'alpha' ? 'beta-' : 'alpha-') === false)).toBe(true);
+    }
+  });
+
+  it('answers 502 with a one-line reason when the upstream is down, and logs it', async () => {
+    const down = await startUpstream({ mode: 'streamable' });
+    const downUrl = down.url;
+    await down.close();
+    const log = join(tmp.dir, 'down.jsonrpc.log');
+    const { run, url } = await startTap(downUrl, log);
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    expect(res.status).toBe(502);
+    const body = await res.text();
+    expect(body).toMatch(/^mcp-tap: upstream http:\/\/127\.0\.0\.1:\d+ unreachable \(ECONNREFUSED [^)]*\)\n$/);
+    await run.waitStderr('unreachable');
+    run.child.kill('SIGTERM');
+    await run.exited();
+    const recs = readRecords(log);
+    const ev = recs.find((r) => r.event === 'upstream-error')!;
+    expect(ev).toMatchObject({ http: { method: 'POST', path: '/mcp', status: 502 }, error: expect.stringContaining('ECONNREFUSED') });
+    expect(recs.find((r) => r.kind === 'request')).toMatchObject({ method: 'ping', http: { method: 'POST' } });
+  });
+
+  it('refuses a non-loopback Host or Origin with 403 before anything reaches the upstream', async () => {
+    const log = join(tmp.dir, 'refused.jsonrpc.log');
+    const { run, url } = await startTap(upstream.url, log);
+    const before = upstream.exchanges.length;
+    const { request } = await import('node:http');
+    const status = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+      });
+    expect(await status({ host: 'evil.example:80' })).toBe(403);
+    expect(await status({ origin: 'http://evil.example' })).toBe(403);
+    expect(await status({ origin: 'http://localhost:3000' })).toBe(401); // loopback origin passes; the upstream wants a token
+    expect(upstream.exchanges.length).toBe(before + 1);
+    run.child.kill('SIGTERM');
+    await run.exited();
+    const refused = readRecords(log).filter((r) => r.event === 'refused');
+    expect(refused.map((r) => r.reason)).toEqual([expect.stringContaining('evil.example:80'), expect.stringContaining('http://evil.example')]);
+  });
+});
+
+describe('mcp-tap http: legacy HTTP+SSE', () => {
+  let upstream: Upstream;
+  beforeAll(async () => {
+    upstream = await startUpstream({ mode: 'sse' });
+  });
+  afterAll(async () => upstream.close());
+
+  async function legacySession(url: string): Promise<unknown[]> {
+    const client = new Client({ name: 'http-e2e-sse', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Grace' } }));
+    await client.connect(new SSEClientTransport(new URL(url)));
+    const out: unknown[] = [];
+    out.push((await client.listTools()).tools.map((t) => t.name).sort());
+    out.push(await client.callTool({ name: 'echo', arguments: { text: 'legacy' } }));
+    const progress: number[] = [];
+    out.push(await client.callTool({ name: 'slow', arguments: { steps: 2 } }, undefined, { onprogress: (p) => void progress.push(p.progress) }));
+    out.push(progress);
+    out.push(await client.callTool({ name: 'ask', arguments: {} }));
+    await client.close();
+    return out;
+  }
+
+  it('relays the SSE stream and its POSTs, and logs the session paired, answers on the GET stream', async () => {
+    const direct = await legacySession(upstream.url);
+    const log = join(tmp.dir, 'legacy.jsonrpc.log');
+    const { run, url } = await startTap(upstream.url, log);
+    expect(url).toMatch(/\/sse$/);
+    const tapped = await legacySession(url);
+    expect(tapped).toEqual(direct);
+    expect(tapped[4]).toEqual({ content: [{ type: 'text', text: 'hello Grace' }] });
+    run.child.kill('SIGTERM');
+    expect((await run.exited()).code).toBe(0);
+    const recs = readRecords(log);
+    for (const r of recs) expect(validateRecord(r)).toEqual([]);
+    const mcp = recs.filter((r) => r.kind !== 'event');
+    expect(new Set(mcp.map((r) => r.session)).size).toBe(1);
+    const requests = mcp.filter((r) => r.kind === 'request');
+    expect(requests.map((r) => String(r.target ?? r.method))).toEqual(['initialize', 'tools/list', 'echo', 'slow', 'ask', 'elicitation/create']);
+    for (const q of requests) expect(mcp.some((a) => a.kind === 'response' && a.reqSeq === q.seq), `answer to ${String(q.method)}`).toBe(true);
+    // answers come on the GET stream; the endpoint event is logged without its session id
+    const answers = mcp.filter((r) => r.kind === 'response' && r.from === 'server');
+    for (const a of answers) expect(a.http).toMatchObject({ method: 'GET', path: '/sse', stream: 'get' });
+    const endpoint = recs.find((r) => r.event === 'http' && 'endpoint' in r)!;
+    expect(endpoint.endpoint).toBe('/messages');
+    const posts = mcp.filter((r) => r.from === 'client');
+    for (const p of posts) expect(p.http).toMatchObject({ method: 'POST', path: '/messages', stream: 'post' });
+    expect(readFileSync(log, 'utf8')).not.toMatch(/sessionId=/);
+  });
+});
