@@ -1,13 +1,16 @@
 /**
- * The log's copy of a compressed body is decoded (the relay forwards it as sent). One decoder per body;
- * an encoding we cannot decode leaves the copy unanalysed, and the caller says so in the log.
+ * The log's copy of a compressed body is decoded (the relay forwards it as sent). zlib works
+ * asynchronously, so each call takes a `done` that fires once the decoded output for that input has been
+ * handed on: the session's steps (http-tap.ts) wait for it and records keep their arrival order. An
+ * encoding we cannot decode leaves the copy unanalysed, and the caller says so in the log.
  */
-import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Transform } from 'node:stream';
 
-/** Copy chunks in, decoded chunks out to `onData`; `end` flushes. Errors reach `onError` once. */
 export interface BodyDecoder {
-  write(chunk: Buffer): void;
-  end(): void;
+  write(chunk: Buffer, done: () => void): void;
+  /** Flushes; `onEnd` has run when `done` fires. */
+  end(done: () => void): void;
 }
 
 /** A decoder for a Content-Encoding value, identity for none; null for an encoding it cannot decode. */
@@ -18,26 +21,47 @@ export function makeDecoder(
   onError: (err: Error) => void,
 ): BodyDecoder | null {
   const enc = (encoding ?? '').trim().toLowerCase();
-  if (enc === '' || enc === 'identity') return { write: onData, end: onEnd };
-  let z: Gunzip | ReturnType<typeof createInflate> | ReturnType<typeof createBrotliDecompress>;
+  if (enc === '' || enc === 'identity') {
+    return {
+      write: (chunk, done) => {
+        onData(chunk);
+        done();
+      },
+      end: (done) => {
+        onEnd();
+        done();
+      },
+    };
+  }
+  let z: Transform;
   if (enc === 'gzip' || enc === 'x-gzip') z = createGunzip();
   else if (enc === 'deflate') z = createInflate();
   else if (enc === 'br') z = createBrotliDecompress();
   else return null;
   let failed = false;
+  let ended = false;
+  let waitingEnd: (() => void) | null = null;
   z.on('data', onData);
-  z.on('end', onEnd);
+  z.on('end', () => {
+    ended = true;
+    onEnd();
+    waitingEnd?.();
+  });
   z.on('error', (err) => {
     if (failed) return;
     failed = true;
     onError(err);
+    waitingEnd?.();
   });
   return {
-    write: (chunk) => {
-      if (!failed) z.write(chunk);
+    write: (chunk, done) => {
+      if (failed) return done();
+      z.write(chunk, () => done());
     },
-    end: () => {
-      if (!failed) z.end();
+    end: (done) => {
+      if (failed || ended) return done();
+      waitingEnd = done;
+      z.end();
     },
   };
 }

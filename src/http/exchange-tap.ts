@@ -58,6 +58,7 @@ export function observeExchange(req: IncomingMessage, ctx: TapContext): Exchange
   const lastEventId = header(req, 'last-event-id');
 
   let request: BodyDecoder | null = null;
+  let endTime = 0;
   if (method === 'POST') {
     const capture = new BodyCapture(ctx.maxLogBytes, ctx.shortener);
     const post: HttpFacts = { ...facts, stream: 'post' };
@@ -65,7 +66,7 @@ export function observeExchange(req: IncomingMessage, ctx: TapContext): Exchange
       header(req, 'content-encoding'),
       (c) => capture.push(c),
       () => {
-        if (capture.bytes > 0) tap.message('client', capture.finish(), post);
+        if (capture.bytes > 0) tap.message('client', capture.finish(), post, endTime);
       },
       tap,
       post,
@@ -75,8 +76,15 @@ export function observeExchange(req: IncomingMessage, ctx: TapContext): Exchange
   return {
     tap,
     facts,
-    onRequestChunk: (c) => request?.write(c),
-    onRequestEnd: () => request?.end(),
+    onRequestChunk: (c) => {
+      const d = request;
+      if (d !== null) tap.step((done) => d.write(c, done));
+    },
+    onRequestEnd: () => {
+      const d = request;
+      endTime = tap.clock();
+      if (d !== null) tap.step((done) => d.end(done));
+    },
     onResponse: (res) => watchResponse(res, { ctx, tap, method, path, facts, sid, lastEventId }),
   };
 }
@@ -94,6 +102,7 @@ interface ResponseContext {
 function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch | null {
   const { ctx, tap, method } = rc;
   const status = res.statusCode ?? 0;
+  // routing first and at once: the host's next request may carry the new session id
   const newSid = header(res, 'mcp-session-id');
   if (newSid !== undefined && newSid !== rc.sid) ctx.router.bind(newSid, tap);
   const stream = method === 'GET' ? 'get' : 'post';
@@ -101,28 +110,34 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
   const shownSid = newSid ?? rc.sid;
   if (shownSid !== undefined) facts.sessionId = maskSessionId(shownSid);
   const kind = bodyKind(header(res, 'content-type'));
+  const headTime = tap.clock();
 
   // the transport's own outcomes become events
   if (status === 202 || status >= 300 || method === 'GET' || method === 'DELETE') {
-    const fields: Record<string, unknown> = { http: method === 'GET' ? { ...facts, stream, ...(rc.lastEventId !== undefined ? { eventId: rc.lastEventId } : {}) } : facts };
-    if (rc.lastEventId !== undefined) {
-      const seq = tap.seqOfEvent(rc.lastEventId);
-      if (seq !== undefined) fields['resumes'] = seq;
-    }
     const challenge = header(res, 'www-authenticate');
-    if ((status === 401 || status === 403) && challenge !== undefined) fields['challenge'] = challenge;
-    if (status === 404 && rc.sid !== undefined) fields['reason'] = 'session-not-found';
-    tap.event('http', fields);
+    tap.step((done) => {
+      const fields: Record<string, unknown> = { http: method === 'GET' ? { ...facts, stream, ...(rc.lastEventId !== undefined ? { eventId: rc.lastEventId } : {}) } : facts };
+      if (rc.lastEventId !== undefined) {
+        const seq = tap.seqOfEvent(rc.lastEventId);
+        if (seq !== undefined) fields['resumes'] = seq;
+      }
+      if ((status === 401 || status === 403) && challenge !== undefined) fields['challenge'] = challenge;
+      if (status === 404 && rc.sid !== undefined) fields['reason'] = 'session-not-found';
+      tap.event('http', fields, headTime);
+      done();
+    });
   }
 
+  let endTime = headTime;
   const endOfExchange = () => {
     if (method === 'DELETE' && status >= 200 && status < 300) ctx.router.end(tap, 'deleted');
     else if (status === 404 && rc.sid !== undefined) ctx.router.end(tap, 'session-not-found');
-    else if (method === 'GET' && status === 200) tap.event('http', { http: { ...facts, stream }, closed: true });
+    else if (method === 'GET' && status === 200) tap.event('http', { http: { ...facts, stream }, closed: true }, endTime);
   };
 
   const watch: ResponseWatch = {};
   let decoder: BodyDecoder | null = null;
+  let chunkTime = headTime;
   if (kind === 'json') {
     const capture = new BodyCapture(ctx.maxLogBytes, ctx.shortener);
     const msgFacts: HttpFacts = { ...facts, stream };
@@ -130,7 +145,7 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
       header(res, 'content-encoding'),
       (c) => capture.push(c),
       () => {
-        if (capture.bytes > 0) tap.message('server', capture.finish(), msgFacts);
+        if (capture.bytes > 0) tap.message('server', capture.finish(), msgFacts, endTime);
         endOfExchange();
       },
       tap,
@@ -149,12 +164,14 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
             endpoint = null;
           }
           if (endpoint !== null) ctx.router.bindEndpoint(endpoint.pathname + endpoint.search, tap);
-          tap.event('http', { http: { ...facts, stream }, endpoint: endpoint?.pathname ?? null });
+          tap.event('http', { http: { ...facts, stream }, endpoint: endpoint?.pathname ?? null }, chunkTime);
           return;
         }
         const msgFacts: HttpFacts = { ...facts, stream };
         if (ev.id !== undefined) msgFacts.eventId = ev.id;
-        tap.message('server', ev.data, msgFacts);
+        // an event without data (a priming event) only marks a point to resume after
+        if (ev.data.bytes === 0) tap.markEvent(msgFacts.eventId);
+        else tap.message('server', ev.data, msgFacts, chunkTime);
       },
       ctx.shortener,
     );
@@ -170,12 +187,27 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
     );
     if (method === 'GET' && header(res, 'content-encoding') === undefined) watch.rewrite = new EndpointRewriter(ctx.upstreamOrigin, ctx.localOrigin);
   }
-  if (decoder !== null) {
-    const d = decoder;
-    watch.onChunk = (c) => d.write(c);
-    watch.onEnd = () => d.end();
+  const d = decoder;
+  if (d !== null) {
+    watch.onChunk = (c) => {
+      const t = tap.clock();
+      tap.step((done) => {
+        chunkTime = t;
+        d.write(c, done);
+      });
+    };
+    watch.onEnd = () => {
+      endTime = tap.clock();
+      tap.step((done) => d.end(done));
+    };
   } else {
-    watch.onEnd = endOfExchange;
+    watch.onEnd = () => {
+      endTime = tap.clock();
+      tap.step((done) => {
+        endOfExchange();
+        done();
+      });
+    };
   }
   return watch;
 }
@@ -189,7 +221,10 @@ function decoderOrNote(
   facts: HttpFacts,
 ): BodyDecoder | null {
   const d = makeDecoder(encoding, onData, onEnd, (err) => tap.event('http', { http: facts, error: `the body could not be decoded for the log (${err.message})` }));
-  if (d === null) tap.event('http', { http: facts, error: `Content-Encoding ${JSON.stringify(encoding)} is not decoded; the body is relayed but not analysed` });
+  if (d === null) tap.step((done) => {
+    tap.event('http', { http: facts, error: `Content-Encoding ${JSON.stringify(encoding)} is not decoded; the body is relayed but not analysed` });
+    done();
+  });
   return d;
 }
 

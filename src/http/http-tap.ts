@@ -44,6 +44,8 @@ export class HttpTap {
   private failed = false;
   private finished = false;
   private readonly eventSeqs = new BoundedMap<string, number>(MAX_EVENT_IDS);
+  private readonly steps: Array<(done: () => void) => void> = [];
+  private running = false;
 
   constructor(private readonly opts: HttpTapOptions) {
     this.now = opts.now ?? preciseNow;
@@ -56,6 +58,50 @@ export class HttpTap {
 
   get ended(): boolean {
     return this.finished;
+  }
+
+  /**
+   * Runs observation steps in arrival order. A step that waits (a decoder working on a compressed body)
+   * holds back the steps after it, so a request decoded late is still logged before the answer that
+   * came after it. Steps that need no wait run at once.
+   */
+  step(fn: (done: () => void) => void): void {
+    this.steps.push(fn);
+    if (!this.running) this.runSteps();
+  }
+
+  private runSteps(): void {
+    this.running = true;
+    while (this.steps.length > 0) {
+      const fn = this.steps.shift()!;
+      let sync = true;
+      let finished = false;
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        if (!sync) this.runSteps();
+      };
+      try {
+        fn(done);
+      } catch (err) {
+        this.fail(err);
+        finished = true;
+      }
+      sync = false;
+      if (!finished) return; // resumed by done()
+    }
+    this.running = false;
+  }
+
+  /** Ends the session once the steps before it have run; resolves when its end record is written. */
+  finishInOrder(fields: Record<string, unknown> = {}): Promise<void> {
+    return new Promise((resolve) =>
+      this.step((done) => {
+        this.finish(fields);
+        done();
+        resolve();
+      }),
+    );
   }
 
   /** One whole message (or batch) from the host or the server. */
@@ -73,16 +119,26 @@ export class HttpTap {
     this.reportLoss();
   }
 
+  /** Now, by the session's clock: arrival times are taken when bytes arrive, before any wait. */
+  clock(): number {
+    return this.now();
+  }
+
+  /** An SSE event without data (a priming event): resuming after it resumes after the last record so far. */
+  markEvent(eventId: string | undefined): void {
+    if (eventId !== undefined && this.lastSeq > 0) this.eventSeqs.set(eventId, this.lastSeq);
+  }
+
   /** The seq of the record that carried SSE event `eventId`, when it is still remembered. */
   seqOfEvent(eventId: string): number | undefined {
     return this.eventSeqs.get(eventId);
   }
 
   /** One of mcp-tap's own events in this session. */
-  event(name: EventName, fields: Record<string, unknown> = {}): void {
+  event(name: EventName, fields: Record<string, unknown> = {}, time = this.now()): void {
     if (this.finished) return;
     try {
-      this.session.onEvent(name, fields, this.now());
+      this.session.onEvent(name, fields, time);
     } catch (err) {
       this.fail(err);
     }

@@ -75,8 +75,12 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
       tap.event('start', startFields(run.id));
       return tap;
     },
-    (tap, reason) => tap.finish({ reason }),
+    (tap, reason) => {
+      const ending = tap.finishInOrder({ reason }).then(() => void endings.delete(ending));
+      endings.add(ending);
+    },
   );
+  const endings = new Set<Promise<void>>();
   const ctx: TapContext = {
     router,
     run,
@@ -128,6 +132,8 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
       await closed;
       upstream.agent.destroy();
       router.endAll('shutdown');
+      // decoders still at work get a moment; the end records follow what they give
+      await Promise.race([Promise.all([...endings]), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
       run.finish({ reason: 'shutdown' });
       await sink.close();
     },

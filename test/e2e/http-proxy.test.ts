@@ -323,3 +323,68 @@ describe('mcp-tap http: legacy HTTP+SSE', () => {
     expect(readFileSync(log, 'utf8')).not.toMatch(/sessionId=/);
   });
 });
+
+describe('mcp-tap http: compressed bodies', () => {
+  it('forwards gzip bodies as sent and logs the decoded messages (JSON and SSE)', async () => {
+    const { createServer, request } = await import('node:http');
+    const { gzipSync, createGzip, constants } = await import('node:zlib');
+    const init = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"gzip-server","version":"1"}}}');
+    const jsonBody = gzipSync(init);
+    const sent: Buffer[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.headers['x-want'] === 'sse') {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+          const gz = createGzip();
+          gz.on('data', (c: Buffer) => {
+            sent.push(c);
+            res.write(c);
+          });
+          gz.on('end', () => res.end());
+          gz.write('event: message\nid: e1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n');
+          gz.flush(constants.Z_SYNC_FLUSH, () => {
+            gz.end('id: e2\ndata: {"jsonrpc":"2.0","id":2,"result":{"content":[]}}\n\n');
+          });
+          return;
+        }
+        sent.push(jsonBody);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'mcp-session-id': 'gz-session' }).end(jsonBody);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    try {
+      const log = process.env.KEEP_LOG ?? join(tmp.dir, 'gzip.jsonrpc.log');
+      const { run, url } = await startTap(`http://127.0.0.1:${port}/mcp`, log);
+      const post = (body: string, headers: Record<string, string>) =>
+        new Promise<{ headers: import('node:http').IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip', ...headers } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      const first = await post('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}', {});
+      expect(first.headers['content-encoding']).toBe('gzip');
+      expect(first.body.equals(jsonBody)).toBe(true);
+      const second = await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}}', { 'x-want': 'sse', 'mcp-session-id': 'gz-session' });
+      expect(second.body.equals(Buffer.concat(sent.slice(1)))).toBe(true);
+      run.child.kill('SIGTERM');
+      await run.exited();
+      const recs = readRecords(log);
+      const initAnswer = recs.find((r) => r.kind === 'response' && r.method === 'initialize')!;
+      expect(initAnswer.msg).toEqual(JSON.parse(init.toString()));
+      expect(initAnswer.bytes).toBe(init.length);
+      // decoding takes a while, yet records keep arrival order: no false "before initialize" finding
+      expect(recs.flatMap((r) => (r.notes as unknown[] | undefined) ?? [])).toEqual([]);
+      expect(recs.find((r) => r.method === 'notifications/progress')).toMatchObject({ http: { eventId: 'e1', stream: 'post' }, reqSeq: expect.any(Number) });
+      expect(recs.find((r) => r.kind === 'response' && r.method === 'tools/call')).toMatchObject({ http: { eventId: 'e2' } });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
