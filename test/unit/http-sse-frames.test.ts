@@ -44,6 +44,13 @@ describe('SseFrames', () => {
     expect(parse([Buffer.from(text)])).toEqual([{ data: '{"x": 1}', bytes: 8 }]);
   });
 
+  it('treats CRLF as one line end, also when a chunk ends between CR and LF', () => {
+    const text = Buffer.from('data: {"a":\r\ndata: 1}\r\n\r\n');
+    const want = [{ data: '{"a": 1}', bytes: 8 }];
+    expect(parse([text])).toEqual(want);
+    expect(parse(split(text, [12, 13]))).toEqual(want);
+  });
+
   it('drops an event without data and an event cut off by the end of the stream', () => {
     expect(parse([Buffer.from('id: p\ndata: \n\nevent: x\n\ndata: {"torn":1}\n')])).toEqual([]);
   });
