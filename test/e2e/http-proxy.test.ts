@@ -105,6 +105,8 @@ const sortedHex = (bufs: Buffer[]) => bufs.map((b) => b.toString('hex')).sort();
 
 describe('mcp-tap http: Streamable HTTP', () => {
   let upstream: Upstream;
+  let httpLog = '';
+  let httpSession = '';
   beforeAll(async () => {
     upstream = await startUpstream({ mode: 'streamable' });
   });
@@ -169,6 +171,38 @@ describe('mcp-tap http: Streamable HTTP', () => {
     expect(replayed.http).toMatchObject({ method: 'GET', stream: 'get' });
     // DELETE ends the session
     expect(ofSession.some((r) => r.event === 'http' && (r.http as { method: string }).method === 'DELETE')).toBe(true);
+    httpLog = log;
+    httpSession = session;
+  });
+
+  it('reads like a stdio log in every reader: tail, ls, export (md, html), stats, check', async () => {
+    expect(httpLog, 'the log of the test above').not.toBe('');
+    const read = async (args: string[]) => {
+      const r = runTap(args, { env: { NO_COLOR: '1', XDG_STATE_HOME: tmp.dir } });
+      const { code } = await r.exited(30_000);
+      return { code, out: r.stdout().toString('utf8'), err: r.stderr() };
+    };
+    const tail = await read(['tail', httpLog, '--session', httpSession, '-n', '1000']);
+    expect(tail.code).toBe(0);
+    expect(tail.out).toContain('elicitation/create');
+    expect(tail.out).toContain('tools/call');
+    const ls = await read(['ls', '--dir', tmp.dir, '--json']);
+    expect(ls.code).toBe(0);
+    const summaries = JSON.parse(ls.out) as Array<{ id: string; messages: number; serverName: string; ended: boolean }>;
+    const mine = summaries.find((s) => s.id === httpSession)!;
+    expect(mine).toMatchObject({ serverName: '127.0.0.1', ended: true });
+    expect(mine.messages).toBeGreaterThan(15);
+    const md = await read(['export', httpLog, '--session', httpSession, '--format', 'md']);
+    expect(md.code).toBe(0);
+    expect(md.out).toContain('initialize');
+    const html = await read(['export', httpLog, '--session', httpSession, '--format', 'html', '-o', join(tmp.dir, 'report.html')]);
+    expect(html.code).toBe(0);
+    expect(readFileSync(join(tmp.dir, 'report.html'), 'utf8')).toContain('elicitation/create');
+    const stats = await read(['stats', httpLog, '--session', httpSession]);
+    expect(stats.code).toBe(0);
+    expect(stats.out).toMatch(/tools\/call/);
+    const check = await read(['check', httpLog, '--session', httpSession]);
+    expect({ code: check.code, out: check.out }).toMatchObject({ code: 0 });
   });
 });
 
