@@ -45,6 +45,12 @@ describe('validateRecord', () => {
       { ...base, from: 'proxy', kind: 'event', event: 'lifecycle', era: 'bronze' },
       { ...base, from: 'server', kind: 'invalid', raw: 'x', bytes: 1, notes: [{ code: 'Bad Code', text: 'x' }] },
       { ...base, from: 'server', kind: 'invalid', raw: 'x', bytes: 1, truncated: false },
+      // HTTP mode: the http member's shape, and the events that need it
+      { ...base, from: 'client', kind: 'notification', method: 'x', bytes: 1, msg: {}, http: 'POST' },
+      { ...base, from: 'client', kind: 'notification', method: 'x', bytes: 1, msg: {}, http: { method: 'POST' } },
+      { ...base, from: 'client', kind: 'notification', method: 'x', bytes: 1, msg: {}, http: { method: 'POST', path: '/mcp', stream: 'sideways' } },
+      { ...base, from: 'server', kind: 'notification', method: 'x', bytes: 1, msg: {}, http: { method: 'GET', path: '/mcp', status: '200' } },
+      { ...base, from: 'proxy', kind: 'event', event: 'refused', reason: 'x' },
     ];
     for (const b of bad) expect({ b, ok: isLogRecord(b) }).toEqual({ b, ok: false });
   });
