@@ -1,13 +1,13 @@
 /**
  * Relays one HTTP exchange to the upstream: method, path, end-to-end headers and body streamed as they
- * arrive, then the response's status, headers and body streamed back (each SSE event flushed the moment
+ * arrive, then the response's status, headers and body streamed back (each SSE event written the moment
  * it arrives). Like the stdio pump, each chunk is delivered first and observed after; an observer that
  * throws is the caller's problem to contain, never the relay's.
  */
 import type { IncomingMessage, ServerResponse, Agent, ClientRequest, RequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline, Transform, type TransformCallback } from 'node:stream';
+import type { Readable, Transform, Writable } from 'node:stream';
 import { endToEnd } from './headers.js';
 
 /** Where requests go. */
@@ -35,27 +35,42 @@ export interface ExchangeHooks {
   onAbort?(): void;
 }
 
-/** A pass-through that hands each chunk on, then to `observe`. */
-function tee(observe: ((chunk: Buffer) => void) | undefined, end: (() => void) | undefined): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
-      this.push(chunk);
-      done();
+/**
+ * One body, source → destination: each chunk written, then observed; the source paused while the
+ * destination is full. (Plain listeners rather than stream.pipeline through a pass-through: no extra
+ * stream and tick per chunk, which a loopback round trip feels.) Observers never throw into the relay.
+ */
+function relayBody(src: Readable, dest: Writable, onChunk: ((c: Buffer) => void) | undefined, onEnd: (() => void) | undefined, onError: (err: Error) => void): void {
+  let waiting = false;
+  const resume = () => {
+    waiting = false;
+    src.resume();
+  };
+  src.on('data', (chunk: Buffer) => {
+    if (!dest.write(chunk) && !waiting) {
+      waiting = true;
+      src.pause();
+      dest.once('drain', resume);
+    }
+    if (onChunk !== undefined) {
       try {
-        observe?.(chunk);
+        onChunk(chunk);
       } catch {
         // the observer contains its own failures; this only keeps a bug there off the relay
       }
-    },
-    flush(done: TransformCallback) {
-      done();
+    }
+  });
+  src.once('end', () => {
+    dest.end();
+    if (onEnd !== undefined) {
       try {
-        end?.();
+        onEnd();
       } catch {
         // as above
       }
-    },
+    }
   });
+  src.once('error', onError);
 }
 
 /** One-line text of a network error: `ECONNREFUSED 127.0.0.1:9`. */
@@ -84,6 +99,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, upstream: Ups
     failed = true;
     hooks.onFailure?.(err, res.headersSent);
   };
+  let hostGone = false;
   up.on('response', (upRes) => {
     let watch: ResponseWatch | null = null;
     try {
@@ -92,30 +108,43 @@ export function forward(req: IncomingMessage, res: ServerResponse, upstream: Ups
       watch = null;
     }
     res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, endToEnd(upRes.rawHeaders));
-    // headers go out now: an SSE stream's first event may be minutes away
-    res.flushHeaders();
-    const copy = tee(watch?.onChunk, watch?.onEnd);
-    const done = (err: NodeJS.ErrnoException | null | undefined) => {
-      if (!err) return;
-      if (res.destroyed && !res.writableFinished) hooks.onAbort?.();
-      else fail(err);
+    // headers go out with the first body bytes, in one write; an SSE stream whose first event is not
+    // already here gets them at once (the event may be minutes away, and the host waits on the headers)
+    if ((upRes.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      const flush = setImmediate(() => {
+        if (!res.headersSent && !res.destroyed) res.flushHeaders();
+      });
+      upRes.once('data', () => clearImmediate(flush));
+      upRes.once('close', () => clearImmediate(flush));
+    }
+    let dest: Writable = res;
+    if (watch?.rewrite) {
+      const rewrite = watch.rewrite;
+      rewrite.pipe(res);
+      rewrite.on('error', () => res.destroy());
+      dest = rewrite;
+    }
+    relayBody(upRes, dest, watch?.onChunk, watch?.onEnd, (err) => {
+      // the upstream broke off mid-body: the host sees the stream cut, as it would directly
+      if (!hostGone) fail(err);
       res.destroy();
-    };
-    if (watch?.rewrite) pipeline(upRes, copy, watch.rewrite, res, done);
-    else pipeline(upRes, copy, res, done);
+    });
   });
   up.on('error', (err) => {
-    fail(err);
+    if (!hostGone) fail(err);
     if (res.headersSent) res.destroy();
   });
-  pipeline(req, tee(hooks.onRequestChunk, hooks.onRequestEnd), up, (err) => {
-    if (err && !failed && !res.headersSent) {
-      // the host went away before its request was complete
+  relayBody(req, up, hooks.onRequestChunk, hooks.onRequestEnd, () => {
+    // the host went away before its request was complete
+    hostGone = true;
+    hooks.onAbort?.();
+    up.destroy();
+  });
+  res.on('close', () => {
+    if (!res.writableFinished) {
+      hostGone = true;
       hooks.onAbort?.();
       up.destroy();
     }
-  });
-  res.on('close', () => {
-    if (!res.writableFinished) up.destroy();
   });
 }

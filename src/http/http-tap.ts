@@ -67,8 +67,19 @@ export class HttpTap {
    */
   step(fn: (done: () => void) => void): void {
     this.steps.push(fn);
-    if (!this.running) this.runSteps();
+    // after the event loop has relayed what is ready (setImmediate runs after the poll phase): the
+    // analysis never sits between a chunk and its delivery, nor between a body's end and the next hop
+    if (!this.running && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.onImmediate);
+    }
   }
+
+  private scheduled = false;
+  private readonly onImmediate = (): void => {
+    this.scheduled = false;
+    if (!this.running) this.runSteps();
+  };
 
   private runSteps(): void {
     this.running = true;
