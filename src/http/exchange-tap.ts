@@ -109,7 +109,8 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
   const facts: HttpFacts = { ...rc.facts, status };
   const shownSid = newSid ?? rc.sid;
   if (shownSid !== undefined) facts.sessionId = maskSessionId(shownSid);
-  const kind = bodyKind(header(res, 'content-type'));
+  // 401/403 bodies are the auth layer's (OAuth error JSON), not JSON-RPC: the event with its challenge says it
+  const kind = status === 401 || status === 403 ? 'other' : bodyKind(header(res, 'content-type'));
   const headTime = tap.clock();
 
   // the transport's own outcomes become events
@@ -132,6 +133,8 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
   const endOfExchange = () => {
     if (method === 'DELETE' && status >= 200 && status < 300) ctx.router.end(tap, 'deleted');
     else if (status === 404 && rc.sid !== undefined) ctx.router.end(tap, 'session-not-found');
+    // refused before any session began (401 before sign-in, 400, …): the connection's next request starts afresh
+    else if (status >= 400 && rc.sid === undefined && newSid === undefined && ctx.router.isConnectionSession(tap)) ctx.router.end(tap, 'rejected');
     else if (method === 'GET' && status === 200) tap.event('http', { http: { ...facts, stream }, closed: true }, endTime);
   };
 

@@ -54,6 +54,12 @@ export class SessionRouter {
     if (info.socket !== undefined && this.bySocket.get(info.socket) === tap) this.bySocket.delete(info.socket);
   }
 
+  /** Whether `tap` is still known only by its connection (no session id, no legacy endpoint). */
+  isConnectionSession(tap: HttpTap): boolean {
+    const info = this.live.get(tap);
+    return info !== undefined && info.sid === undefined && info.endpoint === undefined;
+  }
+
   /** Legacy transport: POSTs to this endpoint (path and query) belong to the stream that announced it. */
   bindEndpoint(pathAndQuery: string, tap: HttpTap): void {
     const info = this.live.get(tap);

@@ -225,7 +225,7 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
   }
 
   it('keeps two concurrent hosts apart, logs a 401 challenge, and never writes the token or cookies', async () => {
-    const log = join(tmp.dir, 'auth.jsonrpc.log');
+    const log = process.env.KEEP_LOG ?? join(tmp.dir, 'auth.jsonrpc.log');
     const { run, url } = await startTap(upstream.url, log);
     // no token: the upstream's 401 and its challenge reach the host unchanged and the log as an event
     const denied = await fetch(url, {
@@ -235,6 +235,10 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
     });
     expect(denied.status).toBe(401);
     expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known/);
+    // an OAuth token exchange goes through to the upstream's origin; the log keeps method, path and status only
+    const token = await fetch(new URL('/token?code=AUTH-CODE-SECRET-9', url), { method: 'POST', body: 'grant_type=authorization_code&code=AUTH-CODE-SECRET-9' });
+    expect(await token.json()).toMatchObject({ access_token: 'OAUTH-ACCESS-TOKEN-XYZ' });
+    expect(token.headers.get('set-cookie')).toContain('SET-COOKIE-SECRET-7');
     const [a, b] = await Promise.all([shortSession(url, 'alpha'), shortSession(url, 'beta')]);
     expect(JSON.stringify(a)).toContain('alpha-4');
     expect(JSON.stringify(b)).toContain('beta-4');
@@ -243,9 +247,16 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
     const text = readFileSync(log, 'utf8');
     expect(text).not.toContain('SECRET-TOKEN');
     expect(text).not.toContain('COOKIE-SECRET');
+    for (const secret of ['OAUTH-ACCESS-TOKEN', 'OAUTH-REFRESH-TOKEN', 'AUTH-CODE-SECRET']) expect(text).not.toContain(secret);
     const recs = readRecords(log);
+    expect(recs.find((r) => r.event === 'http' && (r.http as { path: string }).path === '/token')).toMatchObject({ http: { method: 'POST', status: 200 } });
     const challenge = recs.find((r) => r.event === 'http' && (r.http as { status: number }).status === 401)!;
     expect(challenge.challenge).toMatch(/^Bearer resource_metadata=/);
+    // the refused initialize ends its connection's session: a host that signs in and retries on the same
+    // connection starts a new one, so the unanswered id 1 is never paired with a later id 1
+    const refusedSession = recs.filter((r) => r.session === challenge.session);
+    expect(refusedSession.at(-1)).toMatchObject({ event: 'end', reason: 'rejected', pendingCount: 1 });
+    expect(refusedSession.filter((r) => r.kind !== 'event').map((r) => r.method)).toEqual(['initialize']);
     // each host's messages in a session of their own, every answer paired with its own host's request
     const byHost = new Map<string, Rec[]>();
     for (const r of recs) if (r.kind !== 'event') byHost.set(r.session, [...(byHost.get(r.session) ?? []), r]);
@@ -281,6 +292,23 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
     const ev = recs.find((r) => r.event === 'upstream-error')!;
     expect(ev).toMatchObject({ http: { method: 'POST', path: '/mcp', status: 502 }, error: expect.stringContaining('ECONNREFUSED') });
     expect(recs.find((r) => r.kind === 'request')).toMatchObject({ method: 'ping', http: { method: 'POST' } });
+  });
+
+  it('says so in one line and exits 69 when the port is taken; a bad URL is a usage error', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as import('node:net').AddressInfo).port;
+    try {
+      const run = runTap(['http', upstream.url, '--port', String(port), '--no-log']);
+      expect((await run.exited()).code).toBe(69);
+      expect(run.stderr()).toBe(`mcp-tap: port ${port} on 127.0.0.1 is in use; pick another with --port\n`);
+    } finally {
+      busy.close();
+    }
+    const bad = runTap(['http', 'ftp://example.com/mcp', '--no-log']);
+    expect((await bad.exited()).code).toBe(2);
+    expect(bad.stderr()).toMatch(/^mcp-tap: the upstream URL must be http: or https:, got ftp:\n$/);
   });
 
   it('refuses a non-loopback Host or Origin with 403 before anything reaches the upstream', async () => {

@@ -120,6 +120,12 @@ export async function startUpstream(opts: UpstreamOptions): Promise<Upstream> {
       const ex: Exchange = { method: req.method ?? '', path, requestBody: body, responseBody: [] };
       exchanges.push(ex);
       record(res, ex.responseBody);
+      if (path === '/token' && req.method === 'POST') {
+        // an OAuth token endpoint: its answer holds secrets the log must never see
+        res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'oauth_state=SET-COOKIE-SECRET-7; HttpOnly' });
+        res.end(JSON.stringify({ access_token: 'OAUTH-ACCESS-TOKEN-XYZ', refresh_token: 'OAUTH-REFRESH-TOKEN-XYZ', token_type: 'Bearer' }));
+        return;
+      }
       if (opts.token !== undefined && req.headers.authorization !== `Bearer ${opts.token}`) {
         const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
         res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`, 'content-type': 'application/json' });
