@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { runTap, type TapRun } from '../helpers/run-tap.js';
-import { tempDir } from '../helpers/paths.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { readRecords, type Rec } from '../helpers/log.js';
 import { startUpstream, type Upstream } from '../helpers/http-upstream.js';
@@ -383,6 +383,36 @@ describe('mcp-tap http: legacy HTTP+SSE', () => {
     const posts = mcp.filter((r) => r.from === 'client');
     for (const p of posts) expect(p.http).toMatchObject({ method: 'POST', path: '/messages', stream: 'post' });
     expect(readFileSync(log, 'utf8')).not.toMatch(/sessionId=/);
+  });
+});
+
+describe('mcp-tap http: HTTPS upstream', () => {
+  it('verifies the upstream with NODE_EXTRA_CA_CERTS, and answers 502 naming the certificate problem without it', async () => {
+    const { createServer } = await import('node:https');
+    const tls = join(ROOT, 'test', 'fixtures', 'tls');
+    const server = createServer({ key: readFileSync(join(tls, 'localhost-test-only.key')), cert: readFileSync(join(tls, 'localhost-test-only.crt')) }, (req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const upstreamUrl = `https://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/mcp`;
+    const ping = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    try {
+      const trusted = runTap(['http', upstreamUrl, '--port', '0', '--no-log'], { env: { NODE_EXTRA_CA_CERTS: join(tls, 'localhost-test-only.crt') } });
+      taps.push(trusted);
+      await trusted.waitStderr(/listening on (\S+)/);
+      const ok = await ping(/listening on (\S+)/.exec(trusted.stderr())![1]!);
+      expect({ status: ok.status, body: await ok.text() }).toEqual({ status: 200, body: '{"jsonrpc":"2.0","id":1,"result":{}}' });
+      const untrusted = runTap(['http', upstreamUrl, '--port', '0', '--no-log'], { env: { NODE_EXTRA_CA_CERTS: '' } });
+      taps.push(untrusted);
+      await untrusted.waitStderr(/listening on (\S+)/);
+      const bad = await ping(/listening on (\S+)/.exec(untrusted.stderr())![1]!);
+      expect(bad.status).toBe(502);
+      expect(await bad.text()).toMatch(/^mcp-tap: upstream https:\/\/127\.0\.0\.1:\d+ unreachable \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)[^\n]*\)\n$/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
 
