@@ -115,7 +115,15 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
       },
       onFailure: (err, headersSent) => {
         const error = new TapError('UPSTREAM_UNREACHABLE', `upstream ${upstreamUrl.origin} ${headersSent ? 'broke off' : 'unreachable'} (${errorText(err)})`);
-        hooks?.tap.event('upstream-error', { http: { ...(hooks?.facts ?? { method: req.method ?? 'GET', path }), status: 502 }, error: error.message });
+        const tap = hooks?.tap;
+        if (tap !== undefined) {
+          const time = tap.clock();
+          // after what the exchange delivered before it broke (the copy's analysis runs a turn later)
+          tap.step((done) => {
+            tap.event('upstream-error', { http: { ...(hooks?.facts ?? { method: req.method ?? 'GET', path }), status: 502 }, error: error.message }, time);
+            done();
+          });
+        }
         if (!upstreamDown) io.warn(error.message);
         upstreamDown = true;
         if (!headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(`mcp-tap: ${error.message}\n`);

@@ -416,6 +416,35 @@ describe('mcp-tap http: HTTPS upstream', () => {
   });
 });
 
+describe('mcp-tap http: an upstream that breaks off', () => {
+  it('cuts the host stream as the upstream did and logs the event after the message that made it', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('id: 1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\n\n', () => setTimeout(() => res.socket?.destroy(), 50));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const log = join(tmp.dir, 'broken.jsonrpc.log');
+    try {
+      const { run, url } = await startTap(`http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/mcp`, log);
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}' });
+      expect(res.status).toBe(200);
+      await expect(res.text()).rejects.toThrow();
+      await run.waitStderr('broke off');
+      run.child.kill('SIGTERM');
+      await run.exited();
+      const recs = readRecords(log).filter((r) => r.session !== readRecords(log)[0]!.session);
+      expect(recs.map((r) => r.event ?? r.method)).toEqual(['start', 'tools/call', 'notifications/message', 'upstream-error', 'end']);
+      expect(recs[3]).toMatchObject({ error: expect.stringMatching(/^upstream http:\/\/127\.0\.0\.1:\d+ broke off/) });
+      expect(recs[4]).toMatchObject({ pending: [{ from: 'client', id: 1, method: 'tools/call' }] });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
 describe('mcp-tap http: compressed bodies', () => {
   it('forwards gzip bodies as sent and logs the decoded messages (JSON and SSE)', async () => {
     const { createServer, request } = await import('node:http');
