@@ -7,6 +7,7 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 
+/** The log's copy of one body on its way to the analysis. */
 export interface BodyDecoder {
   write(chunk: Buffer, done: () => void): void;
   /** Flushes; `onEnd` has run when `done` fires. */

@@ -16,6 +16,7 @@ import { maskSessionId } from './mask.js';
 import type { SessionRouter } from './session-router.js';
 import { SseFrames } from './sse-frames.js';
 
+/** What every exchange's observer shares: the router, the run's own records, the endpoint and limits. */
 export interface TapContext {
   router: SessionRouter;
   /** Records of the mcp-tap run itself: exchanges outside any MCP session. */

@@ -24,6 +24,7 @@ export interface ResponseWatch {
   rewrite?: Transform;
 }
 
+/** Observers of one exchange; each is called after the bytes it sees were handed on. */
 export interface ExchangeHooks {
   onRequestChunk?(chunk: Buffer): void;
   onRequestEnd?(): void;

@@ -23,6 +23,7 @@ export interface HttpFacts {
   stream?: 'post' | 'get';
 }
 
+/** One session's identity, limits and the shared sink. */
 export interface HttpTapOptions {
   id: string;
   maxLogBytes: number;

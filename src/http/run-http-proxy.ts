@@ -19,6 +19,7 @@ import { refuseReason } from './loopback.js';
 import { maskQuery } from './mask.js';
 import { SessionRouter } from './session-router.js';
 
+/** The `http` subcommand's options, parsed. */
 export interface HttpProxyOptions extends SinkOptions {
   upstream: URL;
   /** 0: any free port. */
@@ -27,6 +28,7 @@ export interface HttpProxyOptions extends SinkOptions {
   maxLogBytes: number;
 }
 
+/** The process edges, injectable for tests. */
 export interface HttpProxyIO {
   warn: (message: string) => void;
 }

@@ -7,6 +7,7 @@
 import type { Socket } from 'node:net';
 import type { HttpTap } from './http-tap.js';
 
+/** Request → session; one instance per mcp-tap run. */
 export class SessionRouter {
   /** Live sessions, least recently used first. */
   private readonly live = new Map<HttpTap, { sid?: string; endpoint?: string; socket?: Socket }>();

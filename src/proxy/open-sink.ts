@@ -5,6 +5,7 @@ import type { RecordSink } from './observer.js';
 /** A sink that keeps nothing: used for --no-log and when the log cannot be opened. */
 export const nullSink: RecordSink = { write: () => true, takeLoss: () => null, close: () => {} };
 
+/** The log options both proxy modes take. */
 export interface SinkOptions {
   logPath: string | null;
   maxLogSize: number;

@@ -39,6 +39,7 @@ function nameFrom(url: URL): string {
   return url.hostname.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'remote';
 }
 
+/** Registers `http` on the program (loaded only when named). */
 export function define(program: Command): void {
   program
     .command('http')
