@@ -200,6 +200,18 @@ describe('renderRecord, tolerance', () => {
       }
     });
 
+  it('HTTP mode events: exchange outcome, GET streams and resumption, refusals, upstream failures', () => {
+    const base = { v: 1, time: Date.UTC(2026, 0, 1), session: 'h1', seq: 3, from: 'proxy', kind: 'event' } as const;
+    const http = { method: 'GET', path: '/mcp', status: 200, stream: 'get' };
+    expect(renderRecord({ ...base, event: 'http', http: { method: 'POST', path: '/mcp', status: 202 } } as LogRecord, plain)).toMatch(/• event +POST \/mcp 202$/);
+    expect(renderRecord({ ...base, event: 'http', http: { ...http, eventId: 'ev-16' }, resumes: 23 } as LogRecord, plain)).toMatch(/GET \/mcp 200 · stream open · Last-Event-ID ev-16 · resumes after #23$/);
+    expect(renderRecord({ ...base, event: 'http', http, closed: true } as LogRecord, plain)).toMatch(/GET \/mcp 200 · stream closed$/);
+    expect(renderRecord({ ...base, event: 'http', http: { method: 'POST', path: '/mcp', status: 401 }, challenge: 'Bearer realm="x"' } as LogRecord, plain)).toMatch(/POST \/mcp 401 · challenge Bearer realm="x"$/);
+    expect(renderRecord({ ...base, event: 'refused', http: { method: 'POST', path: '/mcp', status: 403 }, reason: 'Host "evil" is not a loopback name' } as LogRecord, plain)).toMatch(/refused POST \/mcp 403: Host "evil" is not a loopback name$/);
+    expect(renderRecord({ ...base, event: 'upstream-error', http: { method: 'POST', path: '/mcp', status: 502 }, error: 'upstream x unreachable' } as LogRecord, plain)).toMatch(/POST \/mcp 502: upstream x unreachable$/);
+    expect(renderRecord({ ...base, event: 'http', http: 'nonsense' } as LogRecord, plain)).toMatch(/\? \?$/);
+  });
+
   it('shows newer versions, unknown kinds and unknown events as far as understood', () => {
     const out = future.map((r) => renderRecord(r, plain));
     expect(out[1]).toContain('tools/call weather');
