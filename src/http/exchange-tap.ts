@@ -131,12 +131,17 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
   }
 
   let endTime = headTime;
-  const endOfExchange = () => {
-    if (method === 'DELETE' && status >= 200 && status < 300) ctx.router.end(tap, 'deleted');
+  let announced = false;
+  const endOfExchange = (cut = false) => {
+    // legacy HTTP+SSE: the session lives as long as the SSE stream that announced its endpoint
+    if (announced) {
+      tap.event('http', { http: { ...facts, stream }, closed: true, ...(cut ? { cut: true } : {}) }, endTime);
+      ctx.router.end(tap, 'stream-closed');
+    } else if (method === 'DELETE' && status >= 200 && status < 300) ctx.router.end(tap, 'deleted');
     else if (status === 404 && rc.sid !== undefined) ctx.router.end(tap, 'session-not-found');
     // refused before any session began (401 before sign-in, 400, …): the connection's next request starts afresh
     else if (status >= 400 && rc.sid === undefined && newSid === undefined && ctx.router.isConnectionSession(tap)) ctx.router.end(tap, 'rejected');
-    else if (method === 'GET' && status === 200) tap.event('http', { http: { ...facts, stream }, closed: true }, endTime);
+    else if (method === 'GET' && status === 200) tap.event('http', { http: { ...facts, stream }, closed: true, ...(cut ? { cut: true } : {}) }, endTime);
   };
 
   const watch: ResponseWatch = {};
@@ -168,6 +173,7 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
             endpoint = null;
           }
           if (endpoint !== null) ctx.router.bindEndpoint(endpoint.pathname + endpoint.search, tap);
+          announced = true;
           tap.event('http', { http: { ...facts, stream }, endpoint: endpoint?.pathname ?? null }, chunkTime);
           return;
         }
@@ -191,6 +197,13 @@ function watchResponse(res: IncomingMessage, rc: ResponseContext): ResponseWatch
     );
     if (method === 'GET' && header(res, 'content-encoding') === undefined) watch.rewrite = new EndpointRewriter(ctx.upstreamOrigin, ctx.localOrigin);
   }
+  watch.onCut = () => {
+    endTime = tap.clock();
+    tap.step((done) => {
+      endOfExchange(true);
+      done();
+    });
+  };
   const d = decoder;
   if (d !== null) {
     watch.onChunk = (c) => {

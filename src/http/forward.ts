@@ -20,6 +20,8 @@ export interface Upstream {
 export interface ResponseWatch {
   onChunk?(chunk: Buffer): void;
   onEnd?(): void;
+  /** The body ended early: the upstream broke off or the host went away. */
+  onCut?(): void;
   /** A byte transform applied on the way to the host (the legacy endpoint rewrite). */
   rewrite?: Transform;
 }
@@ -61,7 +63,9 @@ function relayBody(src: Readable, dest: Writable, onChunk: ((c: Buffer) => void)
       }
     }
   });
+  let over = false;
   src.once('end', () => {
+    over = true;
     dest.end();
     if (onEnd !== undefined) {
       try {
@@ -71,7 +75,17 @@ function relayBody(src: Readable, dest: Writable, onChunk: ((c: Buffer) => void)
       }
     }
   });
-  src.once('error', onError);
+  src.once('error', (err) => {
+    if (over) return;
+    over = true;
+    onError(err);
+  });
+  // a source torn down without an error (its peer or ours destroyed it) is cut off all the same
+  src.once('close', () => {
+    if (over) return;
+    over = true;
+    onError(Object.assign(new Error('the stream was closed before its end'), { code: 'ECONNRESET' }));
+  });
 }
 
 /** One-line text of a network error: `ECONNREFUSED 127.0.0.1:9`. */
@@ -126,9 +140,15 @@ export function forward(req: IncomingMessage, res: ServerResponse, upstream: Ups
       dest = rewrite;
     }
     relayBody(upRes, dest, watch?.onChunk, watch?.onEnd, (err) => {
-      // the upstream broke off mid-body: the host sees the stream cut, as it would directly
+      // the upstream broke off mid-body (or the host left and the upstream side was torn down): the host
+      // sees the stream cut, as it would directly
       if (!hostGone) fail(err);
       res.destroy();
+      try {
+        watch?.onCut?.();
+      } catch {
+        // the observer contains its own failures
+      }
     });
   });
   up.on('error', (err) => {

@@ -366,6 +366,7 @@ describe('mcp-tap http: legacy HTTP+SSE', () => {
     const tapped = await legacySession(url);
     expect(tapped).toEqual(direct);
     expect(tapped[4]).toEqual({ content: [{ type: 'text', text: 'hello Grace' }] });
+    await waitFor(() => readFileSync(log, 'utf8').includes('"reason":"stream-closed"'), 5000, 'the session to end with its SSE stream');
     run.child.kill('SIGTERM');
     expect((await run.exited()).code).toBe(0);
     const recs = readRecords(log);
@@ -383,6 +384,10 @@ describe('mcp-tap http: legacy HTTP+SSE', () => {
     const posts = mcp.filter((r) => r.from === 'client');
     for (const p of posts) expect(p.http).toMatchObject({ method: 'POST', path: '/messages', stream: 'post' });
     expect(readFileSync(log, 'utf8')).not.toMatch(/sessionId=/);
+    // the legacy session lives as long as its SSE stream: the host closing it ends the session
+    const session = recs.filter((r) => r.session === mcp[0]!.session);
+    expect(session.at(-1)).toMatchObject({ event: 'end', reason: 'stream-closed', pendingCount: 0 });
+    expect(session.at(-2)).toMatchObject({ event: 'http', closed: true, http: { method: 'GET', path: '/sse' } });
   });
 });
 
