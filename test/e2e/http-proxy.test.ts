@@ -115,7 +115,7 @@ describe('mcp-tap http: Streamable HTTP', () => {
   it('gives the results of a direct connection, relays bytes unchanged, and logs every message with its http facts', async () => {
     const direct = await streamableSession(upstream.url, recordingFetch());
     upstream.exchanges.length = 0;
-    const log = process.env.KEEP_LOG ?? join(tmp.dir, 'streamable.jsonrpc.log');
+    const log = join(tmp.dir, 'streamable.jsonrpc.log');
     const { run, url } = await startTap(upstream.url, log);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const rec = recordingFetch();
@@ -225,7 +225,7 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
   }
 
   it('keeps two concurrent hosts apart, logs a 401 challenge, and never writes the token or cookies', async () => {
-    const log = process.env.KEEP_LOG ?? join(tmp.dir, 'auth.jsonrpc.log');
+    const log = join(tmp.dir, 'auth.jsonrpc.log');
     const { run, url } = await startTap(upstream.url, log);
     // no token: the upstream's 401 and its challenge reach the host unchanged and the log as an event
     const denied = await fetch(url, {
@@ -481,7 +481,7 @@ describe('mcp-tap http: compressed bodies', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as import('node:net').AddressInfo).port;
     try {
-      const log = process.env.KEEP_LOG ?? join(tmp.dir, 'gzip.jsonrpc.log');
+      const log = join(tmp.dir, 'gzip.jsonrpc.log');
       const { run, url } = await startTap(`http://127.0.0.1:${port}/mcp`, log);
       const post = (body: string, headers: Record<string, string>) =>
         new Promise<{ headers: import('node:http').IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
