@@ -66,7 +66,7 @@ export function define(program: Command): void {
         report = await checkLog(plan, warn);
       }
       try {
-        await writeOutput(plan.output, [render(plan.format, report)]);
+        await writeOutput(plan.output, [render(plan.format, report)], process.stdout, plan.format === 'text' ? 'text' : 'data');
         if (plan.output !== undefined && plan.output !== '-' && plan.format !== 'text') process.stderr.write(renderText(report));
       } finally {
         await after?.();
