@@ -22,7 +22,7 @@ import { waitFor } from '../helpers/wait.js';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
 import { PLANTED_ENV, PLANTED_FLAGS, PLANTED_SECRETS, SECRETS_LOG, survivingSecrets } from '../fixtures/planted-secrets.js';
 import { reportChunks } from '../../src/report/page.js';
-import { syntheticSession } from '../../src/report/synthetic-session.js';
+import { syntheticSession } from '../helpers/synthetic-session.js';
 
 const MODE = browserTests();
 const HAVE_CHROMIUM = MODE === 'run';

@@ -25,3 +25,11 @@ describe('browser tests and CI', () => {
     expect(script).toMatch(/command -v chromium[^\n]*\|\| \{[^}]*exit 1/);
   });
 });
+
+describe('what ships', () => {
+  it('src/ holds no test-data generator (the synthetic session lives in test/helpers)', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(join(ROOT, 'src'), { recursive: true }).map(String);
+    expect(files.filter((f) => /synthetic|fixture/i.test(f))).toEqual([]);
+  });
+});
