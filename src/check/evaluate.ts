@@ -111,8 +111,9 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       problems.push({ ruleId: 'server-exited-early', category: 'findings', message: `the server ${how} while the client was still connected`, seq: exit.seq, line: exit.line });
     } else if (exit.signal !== null && !exit.sentSignals.includes(exit.signal)) {
       // a signal nobody sent (a crash, the OOM killer), even when mcp-tap had forwarded another one
-      const sent = exit.sentSignals.length > 0 ? ` (mcp-tap sent only ${[...new Set(exit.sentSignals)].join(', ')})` : '';
-      problems.push({ ruleId: 'server-exit-nonzero', category: 'findings', message: `the server ${how} after its stdin closed, a signal it was not sent${sent}`, seq: exit.seq, line: exit.line });
+      const sent = [...new Set(exit.sentSignals)].join(', ');
+      const message = sent !== '' ? `the server ${how}, a signal it was not sent (mcp-tap sent only ${sent})` : `the server ${how} after its stdin closed, a signal it was not sent`;
+      problems.push({ ruleId: 'server-exit-nonzero', category: 'findings', message, seq: exit.seq, line: exit.line });
     } else if (!exit.signalled && exit.code !== null && exit.code !== 0) {
       problems.push({ ruleId: 'server-exit-nonzero', category: 'findings', message: `the server ${how} after its stdin closed`, seq: exit.seq, line: exit.line });
     }

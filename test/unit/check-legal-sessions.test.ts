@@ -91,7 +91,7 @@ describe('check on legal sessions', () => {
       ]),
     );
     expect(other.problems.map((p) => p.ruleId)).toEqual(['server-exit-nonzero']);
-    expect(other.problems[0]!.message).toBe('the server was killed by SIGKILL after its stdin closed, a signal it was not sent (mcp-tap sent only SIGTERM)');
+    expect(other.problems[0]!.message).toBe('the server was killed by SIGKILL, a signal it was not sent (mcp-tap sent only SIGTERM)');
     const sent = evaluate(facts([{ from: 'proxy', kind: 'event', event: 'signal', signal: 'SIGTERM' }, { from: 'proxy', kind: 'event', event: 'exit', code: null, signal: 'SIGTERM' }]));
     expect(sent.problems).toEqual([]);
     const escalated = evaluate(
