@@ -82,5 +82,9 @@ describe.concurrent('a refused discovery probe with its fallback, recorded live 
     expect(md.stdout).toContain('| Refused discovery probes (fallback) | 1 |');
     expect(md.stdout).toContain('refused probe (-32601): the client falls back to initialize');
     expect(md.stdout).not.toContain('**error**');
+
+    const ls = await tap(['ls', '--json', '--dir', dir]);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(JSON.parse(ls.stdout)).toMatchObject([{ errors: 0 }]);
   });
 });
