@@ -8,7 +8,7 @@
 //   BENCH_ROUNDS=n     rounds (default 5; quick 1)
 //   BENCH_HUGE=0       skip the 64 MB results run;  BENCH_LONG=0  skip the 1,000,000-message session
 //   BENCH_ONLY=a,b     only these workloads (startup,pingpong,pipelined,notify,large,huge,long)
-//   BENCH_CONFIGS=a,b  only these configurations (direct,bare,tap,tap-nolog,py); bare is always kept
+//   BENCH_CONFIGS=a,b  only these configurations (direct,bare,journal,tap,tap-nolog,tap-secrets,py); bare is always kept
 //   BENCH_OUT=path     where to write the report (default bench/results.md)
 //   BENCH_STRICT=1     exit 1 when a target is missed (a failed or corrupted run always exits 1)
 //   BENCH_TAP=path     the mcp-tap to measure (default bin/mcp-tap.js of this checkout)
@@ -55,6 +55,14 @@ const CONFIGS = [
   { key: 'journal', label: 'bare relay + raw journal', cmd: (ctx) => [NODE, join(here, 'bare-journal.mjs'), join(ctx.dir, 'journal'), NODE, ECHO], proxy: true },
   { key: 'tap', label: 'mcp-tap (analysis + log)', cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' },
   { key: 'tap-nolog', label: 'mcp-tap --no-log', cmd: () => [NODE, TAP, '--no-log', '--', NODE, ECHO], proxy: true },
+  // three secret-looking variables in the server's environment: every record is searched for their values
+  {
+    key: 'tap-secrets',
+    label: 'mcp-tap, 3 secret env vars masked',
+    cmd: (ctx) => ['env', 'BENCH_API_KEY=sk-bench-0123456789abcdef', 'BENCH_GITHUB_TOKEN=ghp_benchbenchbenchbench0123', 'BENCH_DB_PASSWORD=correct-horse-battery', NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO],
+    proxy: true,
+    log: 'jsonrpc.log',
+  },
   ...(env.BENCH_TAP_B
     ? [{ key: 'tap-b', label: `mcp-tap B (${env.BENCH_TAP_B})`, cmd: (ctx) => [NODE, resolve(env.BENCH_TAP_B), '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' }]
     : []),

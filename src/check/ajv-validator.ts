@@ -30,6 +30,14 @@ export function dialectOf(schema: Obj): '2020' | '2019' | '07' | '06' | null {
   return null;
 }
 
+/** The `$schema` each ajv instance knows its meta-schema by: http/https and a missing `#` are the same dialect. */
+const CANONICAL: Record<'2020' | '2019' | '07' | '06', string> = {
+  '2020': 'https://json-schema.org/draft/2020-12/schema',
+  '2019': 'https://json-schema.org/draft/2019-09/schema',
+  '07': 'http://json-schema.org/draft-07/schema#',
+  '06': 'http://json-schema.org/draft-06/schema#',
+};
+
 function firstError(ajv: AjvLike): string {
   const e = ajv.errors?.[0];
   if (!e) return 'rejected by its meta-schema';
@@ -71,14 +79,16 @@ export async function loadAjvValidator(): Promise<SchemaValidator | null> {
     const dialect = dialectOf(schema);
     if (dialect === null) return null;
     const ajv = instance(dialect);
-    if (ajv.validateSchema(schema) !== true) return firstError(ajv);
+    // the spelling ajv registered the meta-schema under, so every spelling of a dialect is judged by it
+    const judged = schema['$schema'] === undefined ? schema : { ...schema, $schema: CANONICAL[dialect] };
     try {
-      ajv.compile(schema);
+      if (ajv.validateSchema(judged) !== true) return firstError(ajv);
+      ajv.compile(judged);
     } catch (err) {
       return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
     } finally {
       try {
-        ajv.removeSchema(schema);
+        ajv.removeSchema(judged);
       } catch {
         // not added: nothing to remove
       }

@@ -73,6 +73,8 @@ export function planCheck(operands: readonly string[], o: CheckCliOptions): Chec
     session: o.session ?? 'last',
   };
   if (o.output !== undefined) plan.output = o.output;
+  // one report is one session's verdict; 'all' would need a verdict per session, so it is refused (as in replay)
+  if (o.session === 'all') throw new UsageError('check judges one session; pass --session last or a session id (mcp-tap ls lists them), once per session');
   if (!o.run) {
     for (const [flag, v] of [['--call', o.call], ['--timeout', o.timeout], ['--log', o.log], ['--name', o.name]] as const) {
       if (v !== undefined) throw new UsageError(`${flag} goes with --run (check --run ${flag} … -- <server command>)`);

@@ -3,6 +3,7 @@
  * JSON Schema validator and what `check --run` saw on the client side come in as arguments.
  */
 import type { JsonRpcId } from '../log/record.js';
+import { isRefusedProbe } from '../protocol/probe.js';
 import { VERSION } from '../version.js';
 import { evaluateAssertions, NO_ASSERTIONS, type Assertions } from './assertions.js';
 import { DEFAULT_FAIL_ON, failsOn, type FailOn } from './fail-on.js';
@@ -35,7 +36,10 @@ export interface EvaluateOptions {
   run?: RunContext;
 }
 
+const refused = (q: RequestFact): boolean => q.answer?.kind === 'error' && isRefusedProbe(q.method, q.from, q.answer.error?.code);
+
 const statusOf = (q: RequestFact): RequestStatus => {
+  if (refused(q)) return 'refused-probe';
   if (q.answer) return q.answer.kind === 'error' ? 'error' : q.answer.isError ? 'is-error' : 'ok';
   return q.cancelled ? 'cancelled' : 'unanswered';
 };
@@ -72,6 +76,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
   facts.requests.forEach((q, index) => {
     const who = q.from === 'client' ? 'server' : 'client';
     const a = q.answer;
+    if (refused(q)) return; // the discovery probe refused: the protocol working, the client falls back
     if (a?.kind === 'error') {
       const e = a.error;
       const detail = e ? `${e.code ?? '?'}${e.message !== undefined ? ` ${JSON.stringify(e.message)}` : ''}` : '';
@@ -104,7 +109,12 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with status ${exit.code ?? '?'}`;
     if (!exit.afterShutdown) {
       problems.push({ ruleId: 'server-exited-early', category: 'findings', message: `the server ${how} while the client was still connected`, seq: exit.seq, line: exit.line });
-    } else if (!exit.signalled && (exit.signal !== null || (exit.code !== null && exit.code !== 0))) {
+    } else if (exit.signal !== null && !exit.sentSignals.includes(exit.signal)) {
+      // a signal nobody sent (a crash, the OOM killer), even when mcp-tap had forwarded another one
+      const sent = [...new Set(exit.sentSignals)].join(', ');
+      const message = sent !== '' ? `the server ${how}, a signal it was not sent (mcp-tap sent only ${sent})` : `the server ${how} after its stdin closed, a signal it was not sent`;
+      problems.push({ ruleId: 'server-exit-nonzero', category: 'findings', message, seq: exit.seq, line: exit.line });
+    } else if (!exit.signalled && exit.code !== null && exit.code !== 0) {
       problems.push({ ruleId: 'server-exit-nonzero', category: 'findings', message: `the server ${how} after its stdin closed`, seq: exit.seq, line: exit.line });
     }
   }
@@ -157,6 +167,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       ...(typeof facts.serverInfo?.['name'] === 'string' ? { name: facts.serverInfo['name'] } : {}),
       ...(typeof facts.serverInfo?.['version'] === 'string' ? { version: facts.serverInfo['version'] } : {}),
       ...(facts.protocolVersion !== undefined ? { protocolVersion: facts.protocolVersion } : {}),
+      ...(facts.era !== undefined ? { era: facts.era } : {}),
       ...(run ? { command: run.command, args: run.args } : start?.command !== undefined ? { command: start.command, args: start.args ?? [] } : {}),
     },
     summary: {
@@ -166,6 +177,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       isError: requests.filter((r) => r.status === 'is-error').length,
       unanswered: count('unanswered'),
       cancelled: requests.filter((r) => r.status === 'cancelled').length,
+      refusedProbes: requests.filter((r) => r.status === 'refused-probe').length,
       findings: count('findings'),
       schemaProblems,
       assertionsFailed: count('assertions'),

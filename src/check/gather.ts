@@ -62,6 +62,7 @@ export interface SessionFacts {
   first?: Located;
   start?: { name?: string; command?: string; args?: string[]; pid?: number };
   protocolVersion?: string;
+  era?: 'handshake' | 'stateless';
   serverInfo?: Record<string, unknown>;
   capabilities?: Record<string, unknown>;
   requests: RequestFact[];
@@ -72,7 +73,7 @@ export interface SessionFacts {
   resourceTemplates: ListedItem[] | null;
   prompts: ListedItem[] | null;
   /** afterShutdown: the client closed stdin (or a signal came) before; signalled: mcp-tap forwarded a signal or killed it. */
-  exit?: Located & { code: number | null; signal: string | null; afterShutdown: boolean; signalled: boolean };
+  exit?: Located & { code: number | null; signal: string | null; afterShutdown: boolean; signalled: boolean; sentSignals: string[] };
   spawnError?: Located & { error: string };
   /** The session has its end event. */
   ended: boolean;
@@ -103,6 +104,7 @@ export class SessionGatherer {
   private readonly listings = new Map<string, Map<string, ListedItem>>();
   private shutdownStarted = false;
   private signalled = false;
+  private readonly sentSignals: string[] = [];
   private firstTime?: number;
   private lastTime?: number;
   private lifecycleSeen = false;
@@ -274,7 +276,10 @@ export class SessionGatherer {
     const ev = r.event;
     if (ev === undefined) return;
     if (SHUTDOWN_EVENTS.has(ev)) this.shutdownStarted = true;
-    if (ev === 'signal' || ev === 'kill') this.signalled = true;
+    if (ev === 'signal' || ev === 'kill') {
+      this.signalled = true;
+      if (typeof r['signal'] === 'string') this.sentSignals.push(r['signal']);
+    }
     switch (ev) {
       case 'start':
         this.facts.start = {
@@ -287,6 +292,7 @@ export class SessionGatherer {
       case 'lifecycle':
         this.lifecycleSeen = true;
         if (typeof r['protocolVersion'] === 'string') this.facts.protocolVersion = r['protocolVersion'];
+        if (r['era'] === 'handshake' || r['era'] === 'stateless') this.facts.era = r['era'];
         if (isObj(r['serverInfo'])) this.facts.serverInfo = r['serverInfo'];
         if (isObj(r['serverCapabilities'])) this.facts.capabilities = r['serverCapabilities'];
         break;
@@ -297,6 +303,7 @@ export class SessionGatherer {
           signal: typeof r['signal'] === 'string' ? r['signal'] : null,
           afterShutdown: this.shutdownStarted,
           signalled: this.signalled,
+          sentSignals: [...this.sentSignals],
         };
         break;
       case 'spawn-error':

@@ -63,6 +63,7 @@ export function renderJunit(report: CheckReport): string {
     const t = seconds(r.ms);
     if (t !== undefined) c.time = t;
     if (r.status === 'cancelled') c.out = ['cancelled by the requester; no answer expected'];
+    if (r.status === 'refused-probe') c.out = [`discovery probe refused (${r.error?.code ?? '?'}): the client falls back to initialize`];
     return c;
   });
 

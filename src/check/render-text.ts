@@ -26,12 +26,16 @@ export function renderText(report: CheckReport): string {
   out.push(`  log       ${escapeControl(report.log)}${report.session ? `  (session ${escapeControl(report.session)})` : ''}`);
   const srv = report.server;
   if (srv.name !== undefined || srv.protocolVersion !== undefined) {
-    const who = [srv.name, srv.version].filter((x) => x !== undefined).join(' ') || '(no serverInfo)';
+    const who = [srv.name, srv.version].filter((x) => x !== undefined && x.trim() !== '').join(' ') || '(no serverInfo)';
     out.push(`  server    ${escapeControl(who)}${srv.protocolVersion ? ` · protocol ${escapeControl(srv.protocolVersion)}` : ''}`);
   }
   if (srv.command !== undefined) out.push(`  command   ${escapeControl([srv.command, ...(srv.args ?? [])].join(' '))}`);
   const glance: string[] = [];
-  glance.push(s.initializeMs !== null ? `initialize ${formatMs(s.initializeMs)}` : 'initialize: no answer');
+  const probe = report.requests.find((r) => r.status === 'refused-probe');
+  const probeText = probe ? `server/discover refused (${probe.error?.code ?? '?'})` : undefined;
+  if (s.initializeMs !== null) glance.push(`initialize ${formatMs(s.initializeMs)}${probeText ? ` (fallback: ${probeText})` : ''}`);
+  else if (srv.era === 'stateless') glance.push('stateless (server/discover)');
+  else glance.push(probeText ? `${probeText} · initialize: no answer` : 'initialize: no answer');
   if (s.tools !== null) glance.push(plural(s.tools, 'tool'));
   if (s.resources !== null) glance.push(plural(s.resources, 'resource'));
   if (s.prompts !== null) glance.push(plural(s.prompts, 'prompt'));

@@ -22,8 +22,8 @@ export interface Problem {
   assertion?: number;
 }
 
-/** How a request ended. */
-export type RequestStatus = 'ok' | 'error' | 'is-error' | 'unanswered' | 'cancelled';
+/** How a request ended. `refused-probe`: a server/discover the server refused (-32601, -32022); the client falls back. */
+export type RequestStatus = 'ok' | 'error' | 'is-error' | 'unanswered' | 'cancelled' | 'refused-probe';
 
 /** One request of the session and how it went (JUnit makes a testcase of each). */
 export interface RequestOutcome {
@@ -60,6 +60,8 @@ export interface CheckSummary {
   isError: number;
   unanswered: number;
   cancelled: number;
+  /** server/discover probes the server refused (the client fell back to initialize); not errors. */
+  refusedProbes: number;
   findings: number;
   schemaProblems: number;
   assertionsFailed: number;
@@ -85,6 +87,8 @@ export interface CheckReport {
     name?: string;
     version?: string;
     protocolVersion?: string;
+    /** From the lifecycle event: `handshake` (initialize) or `stateless` (server/discover, 2026-07-28). */
+    era?: 'handshake' | 'stateless';
     command?: string;
     args?: string[];
   };

@@ -89,7 +89,7 @@ export const NOTE_HELP: Record<string, { help: string; helpUri?: string; categor
     helpUri: `${LIFECYCLE}#version-negotiation`,
   },
   'version-not-offered': {
-    help: 'Answer initialize with the protocolVersion the client offered when you support it, otherwise with another version you support.',
+    help: 'Clients: send only a protocol version the server lists in supportedVersions (server/discover) or in the data of its -32022 error. (An initialize answer with an older version than offered is negotiation, not a finding.)',
     helpUri: `${LIFECYCLE}#version-negotiation`,
   },
   'missing-protocol-version': {

@@ -73,6 +73,8 @@ export async function printHelp(all: Record<string, Loader>, argv: string[]): Pr
     '  --max-log-size <bytes>   rotate the log when it grows past this size',
     '  --max-log-files <n>      rotated files to keep (default 3)',
     '  --grace <ms>             shutdown grace period before SIGTERM, then SIGKILL (default 2000)',
+    '  --redact-env <NAME>      mask this variable\'s value in the log too (repeatable); values of variables',
+    '                           named like secrets (KEY, TOKEN, SECRET, PASSWORD, AUTH…) are always masked',
     '  -q, --quiet              do not announce the log path on stderr',
     '',
     'Subcommands:',

@@ -46,8 +46,9 @@ export async function readBackupText(file: string): Promise<string | undefined> 
 
 /**
  * Replaces `file` (whose text was `expected` when read) with `text`. Writes the backup first when there
- * is none yet; fails without writing when the file changed in the meantime. Returns the backup path when
- * this call created it.
+ * is none yet — only once the new text is on disk and the file is known unchanged, and removed again when
+ * the replacement fails, so a refused or failed write leaves no backup and a backup always holds the file
+ * as it was before a change that was written. Returns the backup path when this call created it.
  */
 export async function writeConfigText(file: string, expected: string, text: string): Promise<{ backup?: string }> {
   const target = await fs.realpath(file).catch(() => file);
@@ -57,13 +58,6 @@ export async function writeConfigText(file: string, expected: string, text: stri
   const mode = st.mode & 0o7777;
   const result: { backup?: string } = {};
   const backup = backupPathFor(file);
-  try {
-    await fs.writeFile(backup, expected, { flag: 'wx', mode });
-    await fs.chmod(backup, mode);
-    result.backup = backup;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new InputError(`cannot write the backup ${backup}: ${describe(err)}`);
-  }
   const tmp = join(dirname(target), `.${basename(target)}.mcp-tap-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await fs.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
@@ -76,9 +70,18 @@ export async function writeConfigText(file: string, expected: string, text: stri
     }
     const now = await fs.readFile(target, 'utf8');
     if (now !== expected) throw new InputError(`${file} changed while mcp-tap was editing it; nothing written, run the command again`);
+    try {
+      await fs.writeFile(backup, expected, { flag: 'wx', mode });
+      await fs.chmod(backup, mode);
+      result.backup = backup;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new InputError(`cannot write the backup ${backup}: ${describe(err)}; nothing written`);
+    }
     await fs.rename(tmp, target);
   } catch (err) {
     await fs.unlink(tmp).catch(() => {});
+    // a backup of an edit that did not happen would later pass for the original
+    if (result.backup !== undefined) await fs.unlink(result.backup).catch(() => {});
     if (err instanceof InputError) throw err;
     throw new InputError(`cannot write ${file}: ${describe(err)}`);
   }

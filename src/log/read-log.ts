@@ -7,6 +7,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import { escapeControl } from '../view/escape.js';
 import { describeFsError } from './file-sink.js';
 import { defaultLogDir } from './log-path.js';
@@ -307,7 +308,7 @@ export interface SessionSummary {
   byKind: Record<string, number>;
   /** JSON-RPC traffic: requests, responses, errors, notifications, batches and invalid lines. */
   messages: number;
-  /** JSON-RPC error answers (batch elements included). */
+  /** JSON-RPC error answers (batch elements included); a refused discovery probe is none. */
   errors: number;
   /** tools/call results with isError: true. */
   toolErrors: number;
@@ -381,7 +382,7 @@ function addToSummary(s: SessionSummary, r: LogRecord, line: number): void {
   }
   s.byKind[r.kind] = (s.byKind[r.kind] ?? 0) + 1;
   if (MESSAGE_KINDS.has(r.kind)) s.messages++;
-  if (r.kind === 'error') s.errors++;
+  if (r.kind === 'error' && !isRefusedProbeAnswer(r, r.msg)) s.errors++;
   if (r.kind === 'batch' && Array.isArray(r.items)) {
     for (const it of r.items as unknown[]) {
       if (typeof it !== 'object' || it === null) continue;

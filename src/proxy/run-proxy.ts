@@ -10,7 +10,10 @@ import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
 import { startWatchdog } from './watchdog.js';
 import { Observer, type RecordSink } from './observer.js';
-import { openSink } from './open-sink.js';
+import { openSink, nullSink } from './open-sink.js';
+import { EnvMasker } from '../log/env-mask.js';
+import { envSecrets } from '../log/env-secrets.js';
+import { MaskingSink } from './masking-sink.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
@@ -26,6 +29,8 @@ export interface ProxyOptions {
   maxLogFiles: number;
   graceMs: number;
   quiet: boolean;
+  /** `--redact-env`: variables whose values are masked in the log whatever their names. */
+  redactEnv?: string[];
 }
 
 /** The process edges, injectable for tests. */
@@ -56,7 +61,11 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
 
   let observer: Observer | null = null;
   if (opts.logPath !== null) {
-    const sink: RecordSink = openSink(opts, io.warn);
+    let sink: RecordSink = openSink(opts, io.warn);
+    // the server inherits this environment: its secret values never reach the log
+    const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
+    for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
+    if (secrets.length > 0 && sink !== nullSink) sink = new MaskingSink(sink, new EnvMasker(secrets));
     observer = new Observer({ sessionId, maxLogBytes: opts.maxLogBytes, sink, warn: io.warn, shortener: jsonShortener });
     observer.event('start', {
       name: opts.name,

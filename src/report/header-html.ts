@@ -67,6 +67,7 @@ export function renderHeaderHtml(s: SessionSummary): string {
     countCell('Requests', k.request),
     countCell('Responses', k.response),
     countCell('Error responses', s.errors, true),
+    ...(s.refusedProbes > 0 ? [countCell('Refused discovery probes (fallback)', s.refusedProbes)] : []),
     countCell('Notifications', k.notification),
     countCell('Batches', k.batch),
     countCell('Invalid lines', k.invalid, true),
@@ -82,7 +83,7 @@ export function renderHeaderHtml(s: SessionSummary): string {
     out.push('<table class="slowest"><caption>Slowest calls</caption><thead><tr><th>#</th><th>Method</th><th>Target</th><th>Latency</th><th>Outcome</th></tr></thead><tbody>');
     for (const c of s.slowest) {
       out.push(
-        `<tr><td>${seqLink(c.reqSeq ?? c.seq)}</td><td>${code(c.method)}</td><td>${c.target !== undefined ? code(c.target) : ''}</td><td class="num">${escapeHtml(formatMs(c.ms))}</td><td><span class="pill o-${c.outcome === 'result' ? 'ok' : c.outcome}">${c.outcome === 'result' ? 'ok' : c.outcome}</span></td></tr>`,
+        `<tr><td>${seqLink(c.reqSeq ?? c.seq)}</td><td>${code(c.method)}</td><td>${c.target !== undefined ? code(c.target) : ''}</td><td class="num">${escapeHtml(formatMs(c.ms))}</td><td><span class="pill o-${c.outcome === 'result' ? 'ok' : c.outcome}">${c.outcome === 'result' ? 'ok' : c.outcome === 'refused' ? 'refused probe' : c.outcome}</span></td></tr>`,
       );
     }
     out.push('</tbody></table>');

@@ -4,12 +4,14 @@
  * rest on their own lanes. Pure; times are milliseconds since the session started.
  */
 import type { JsonRpcId, LogRecord } from '../log/record.js';
+import { errorCodeOf, isRefusedProbe } from '../protocol/probe.js';
 import { summarizeSession, type SessionSummary } from '../transcript/summary.js';
 
 /** How a request ended; `unanswered` bars run to the end of the session. */
-export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered';
+/** `refused`: a server/discover probe the server refused (-32601, -32022); the client falls back. */
+export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered' | 'refused';
 
-export const OUTCOMES: readonly Outcome[] = ['ok', 'error', 'isError', 'cancelled', 'unanswered'];
+export const OUTCOMES: readonly Outcome[] = ['ok', 'error', 'isError', 'cancelled', 'unanswered', 'refused'];
 
 /** One request of the waterfall. */
 export interface Bar {
@@ -117,6 +119,7 @@ interface AnswerLike {
   isError?: boolean;
   cancelled?: boolean;
   errorText?: string;
+  errorCode?: number;
 }
 
 function isAnswerKind(k: unknown): boolean {
@@ -134,7 +137,10 @@ function settle(bar: Bar, a: AnswerLike): void {
   bar.end = Math.max(bar.start, a.t);
   if (typeof a.ms === 'number') bar.ms = a.ms;
   if (bar.outcome === 'cancelled') return;
-  if (a.kind === 'error') {
+  if (a.kind === 'error' && isRefusedProbe(bar.method, bar.from, a.errorCode)) {
+    bar.outcome = 'refused';
+    if (a.errorText !== undefined) bar.errorText = a.errorText;
+  } else if (a.kind === 'error') {
     bar.outcome = 'error';
     if (a.errorText !== undefined) bar.errorText = a.errorText;
   } else if (a.isError) {
@@ -186,6 +192,8 @@ export function buildSessionModel(records: readonly LogRecord[]): SessionModel {
       case 'response':
       case 'error': {
         const a: AnswerLike = { seq: r.seq, t, kind: r.kind, id: r.id, ...(typeof r.ms === 'number' ? { ms: r.ms } : {}), isError: r.isError === true, cancelled: r.cancelled === true };
+        const code = errorCodeOf(r.msg);
+        if (code !== undefined) a.errorCode = code;
         const text = r.kind === 'error' ? errorTextOf(r.msg) : r.isError ? isErrorTextOf(r.msg) : undefined;
         if (text !== undefined) a.errorText = text;
         if (!answer(r.reqSeq, a, r.from)) other.push({ t, seq: r.seq, tag: r.kind });
@@ -209,8 +217,11 @@ export function buildSessionModel(records: readonly LogRecord[]): SessionModel {
         if (r.method === 'notifications/progress') bar.progress.push(t);
         else if (r.method === 'notifications/cancelled' && bar.cancelAt === undefined && bar.from === r.from) {
           bar.cancelAt = t;
-          bar.outcome = 'cancelled';
-          if (bar.answerSeq === undefined) bar.end = Math.max(bar.start, t);
+          // a cancel that arrives after the answer changes nothing: the request stays answered as it was
+          if (bar.answerSeq === undefined) {
+            bar.outcome = 'cancelled';
+            bar.end = Math.max(bar.start, t);
+          }
         }
         break;
       }

@@ -59,6 +59,7 @@ function legend(): string {
     sw('o-isError', 'isError (tool failed)'),
     sw('o-cancelled', 'cancelled'),
     sw('o-unanswered', 'no answer'),
+    sw('o-refused', 'refused probe (fallback)'),
     sw('pmk', 'progress'),
     tick('var(--notif)', 'notification'),
     tick('var(--stderr)', 'stderr'),

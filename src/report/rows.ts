@@ -3,6 +3,7 @@
  * past a budget for the whole page, so a session of any length stays a file a browser can open).
  * Pure. The page script documents the short keys where it reads them.
  */
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import type { BatchItem, LogRecord } from '../log/record.js';
 import { cutText, shortenJson } from '../transcript/shorten-body.js';
 import { barKey, round3, type Bar } from './model.js';
@@ -34,6 +35,7 @@ function flagsOf(r: LogRecord): string {
   if (r.truncated === true) f += 'T';
   if (r.partial === true) f += 'P';
   if (r.inputRequired === true) f += 'I';
+  if (isRefusedProbeAnswer(r, r.msg)) f += 'R';
   return f;
 }
 

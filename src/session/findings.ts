@@ -29,7 +29,7 @@ export const NOTE_CODES = {
   'method-wrong-direction': 'a method sent by the side that must not send it',
   'method-wrong-kind': 'a request method sent as a notification, or the reverse',
   'method-not-in-version': 'a method that is not part of the protocol version in use',
-  'version-not-offered': 'a protocol version the other side never offered',
+  'version-not-offered': 'a 2026-07-28 request with a protocol version the server does not list as supported',
   'missing-protocol-version': 'a 2026-07-28 request without _meta protocolVersion',
   'batch-not-allowed': 'a JSON-RPC batch where the protocol version does not allow one',
   'empty-batch': 'an empty array `[]`',

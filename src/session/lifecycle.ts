@@ -56,17 +56,17 @@ export class Lifecycle {
     this.clientCapabilities = params['capabilities'];
   }
 
-  /** The server answered initialize with a result. Returns the text of a version-not-offered note, if due. */
-  onInitializeResult(result: JsonObject): string | undefined {
+  /**
+   * The server answered initialize with a result. An answer with another version than the one offered is
+   * version negotiation working (the server does not support the client's version and names one it does),
+   * not a finding: the lifecycle event shows both.
+   */
+  onInitializeResult(result: JsonObject): void {
     this.phase = 'answered';
     const v = result['protocolVersion'];
     this.protocolVersion = typeof v === 'string' ? v : undefined;
     this.serverInfo = result['serverInfo'];
     this.serverCapabilities = result['capabilities'];
-    if (this.protocolVersion !== undefined && this.offeredVersion !== undefined && this.protocolVersion !== this.offeredVersion) {
-      return `the server answered protocolVersion ${JSON.stringify(this.protocolVersion)}, but the client offered ${JSON.stringify(this.offeredVersion)}: legitimate only if the server does not support the client's version; the client must support ${JSON.stringify(this.protocolVersion)} or disconnect`;
-    }
-    return undefined;
   }
 
   /** The client sent notifications/initialized. */

@@ -616,8 +616,7 @@ export class Session {
     if (ok) {
       if (e.method === 'tools/call' && result['isError'] === true) t.isError = true;
       if (e.method === 'initialize' && from === 'server') {
-        const text = this.lc.onInitializeResult(result);
-        if (text !== undefined) addNote(t, notes.versionNotOffered(text));
+        this.lc.onInitializeResult(result);
         this.lifecycleDue = true;
       } else if (e.method === 'server/discover' && from === 'server') {
         if (this.lc.onDiscoverResult(result)) this.lifecycleDue = true;

@@ -4,6 +4,7 @@
  * redacted, or not) in, text out. Every wire string goes through md-escape.
  */
 import type { BatchItem, LogRecord, Note, PendingRequest } from '../log/record.js';
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import { buildConversation, type Entry } from './conversation.js';
 import { formatBytes, formatMs, formatOffset } from './format.js';
 import { code, fence, html, prose, visibleJson } from './md-escape.js';
@@ -58,6 +59,7 @@ function renderSummary(s: SessionSummary, ctx: Ctx, out: string[]): void {
     `| Requests | ${k.request} |`,
     `| Responses | ${k.response} |`,
     `| Error responses | ${s.errors} |`,
+    ...(s.refusedProbes > 0 ? [`| Refused discovery probes (fallback) | ${s.refusedProbes} |`] : []),
     `| Notifications | ${k.notification} |`,
     `| Batches | ${k.batch} |`,
     `| Invalid lines | ${k.invalid} |`,
@@ -128,9 +130,15 @@ function errorText(r: LogRecord): string {
   return `**error**${c}${msg}`;
 }
 
+/** A refused server/discover probe: the protocol working, so plain text, no bold error. */
+function refusedText(r: LogRecord): string {
+  const c = (r.msg as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return `refused probe (${typeof c === 'number' ? c : '?'}): the client falls back to initialize`;
+}
+
 function answerText(a: LogRecord): string {
   const lat = typeof a.ms === 'number' ? ` in ${formatMs(a.ms)}` : '';
-  const what = a.kind === 'error' ? errorText(a) : a.isError ? '**isError** result' : 'result';
+  const what = isRefusedProbeAnswer(a, a.msg) ? refusedText(a) : a.kind === 'error' ? errorText(a) : a.isError ? '**isError** result' : 'result';
   const exchange = typeof a.exchangeMs === 'number' ? `, ${formatMs(a.exchangeMs)} for the whole exchange` : '';
   return `${what}${lat}${exchange} (#${a.seq})`;
 }
@@ -182,7 +190,7 @@ function renderExchange(e: Extract<Entry, { type: 'exchange' }>, ctx: Ctx, out: 
   notesBlock([...(r.notes ?? []), ...e.answers.flatMap((a) => a.notes ?? [])], out);
   details('request', r, ctx, out);
   for (const a of e.answers) {
-    const label = `${a.kind === 'error' ? 'error' : a.isError ? 'isError result' : 'result'} #${a.seq}${typeof a.ms === 'number' ? ` · ${formatMs(a.ms)}` : ''}`;
+    const label = `${isRefusedProbeAnswer(a, a.msg) ? 'refused probe' : a.kind === 'error' ? 'error' : a.isError ? 'isError result' : 'result'} #${a.seq}${typeof a.ms === 'number' ? ` · ${formatMs(a.ms)}` : ''}`;
     details(label, a, ctx, out);
   }
   out.push('');

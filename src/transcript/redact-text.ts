@@ -62,9 +62,9 @@ const SHAPES: TextRule[] = [
     re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/([^\s/?#@:"'<>`]+:[^\s/?#@"'<>`]*)@/dg,
     pick: group(1, 'url-credentials'),
   },
-  // Bearer <token>: the token only; "Bearer token" in prose is left alone (a token has a digit or is long)
+  // Bearer <token> (any case): the token only; "Bearer token" in prose is left alone (a token has a digit or is long)
   {
-    re: /(?<![A-Za-z0-9])[Bb](?:earer|EARER)\s+([A-Za-z0-9\-._~+/]+=*)/dg,
+    re: /(?<![A-Za-z0-9])[Bb][Ee][Aa][Rr][Ee][Rr]\s+([A-Za-z0-9\-._~+/]+=*)/dg,
     pick: (m) => {
       const at = m.indices?.[1];
       if (!at) return null;

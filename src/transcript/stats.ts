@@ -5,6 +5,7 @@
  * Percentiles use the nearest-rank method: with the n latencies sorted ascending, the p-th percentile
  * is the value at rank ⌈p/100 × n⌉ (1-based). It is always one of the observed latencies.
  */
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import type { LogRecord, PendingRequest } from '../log/record.js';
 import { formatBytes, formatMs } from './format.js';
 import { saneRecord } from './sane-record.js';
@@ -37,8 +38,10 @@ export interface MethodStats {
   count: number;
   /** Answers seen (results and errors). */
   answered: number;
-  /** JSON-RPC error answers. */
+  /** JSON-RPC error answers (a refused discovery probe is counted in `refused` instead). */
   errors: number;
+  /** server/discover probes the server refused (-32601, -32022): the client falls back; not errors. */
+  refused: number;
   /** Results with isError: true. */
   isError: number;
   latency: Latency | null;
@@ -77,7 +80,7 @@ class Table {
     const key = rowKey(from, kind, method, tool);
     let a = this.rows.get(key);
     if (!a) {
-      a = { row: { method, ...(tool !== undefined ? { tool } : {}), from, kind, count: 0, answered: 0, errors: 0, isError: 0, bytesIn: 0, bytesOut: 0 }, ms: [] };
+      a = { row: { method, ...(tool !== undefined ? { tool } : {}), from, kind, count: 0, answered: 0, errors: 0, refused: 0, isError: 0, bytesIn: 0, bytesOut: 0 }, ms: [] };
       this.rows.set(key, a);
     }
     return a;
@@ -117,16 +120,18 @@ export function computeStats(records: readonly LogRecord[]): Stats {
   let unpairedAnswers = 0;
   let durationMs = 0;
 
-  const onAnswer = (from: 'client' | 'server', kind: string, method: string | undefined, target: unknown, ms: unknown, isErr: boolean, bytes: unknown) => {
+  const onAnswer = (from: 'client' | 'server', kind: string, method: string | undefined, target: unknown, ms: unknown, isErr: boolean, bytes: unknown, msg?: unknown) => {
     if (method === undefined) {
       unpairedAnswers++;
       return;
     }
     const accs = [methods.get(other(from), 'request', method)];
     if (method === 'tools/call' && typeof target === 'string') accs.push(tools.get(other(from), 'request', method, target));
+    const refused = isRefusedProbeAnswer({ kind, from, method }, msg);
     for (const a of accs) {
       a.row.answered++;
-      if (kind === 'error') a.row.errors++;
+      if (refused) a.row.refused++;
+      else if (kind === 'error') a.row.errors++;
       if (isErr) a.row.isError++;
       if (typeof ms === 'number' && Number.isFinite(ms)) a.ms.push(ms);
       addBytes(a, from === 'client', bytes);
@@ -168,7 +173,7 @@ export function computeStats(records: readonly LogRecord[]): Stats {
         }
         case 'response':
         case 'error':
-          onAnswer(r.from, r.kind, r.method, r.target, r.ms, r.isError === true, r.bytes);
+          onAnswer(r.from, r.kind, r.method, r.target, r.ms, r.isError === true, r.bytes, r.msg);
           break;
         case 'batch':
           // elements are counted and timed; the batch's bytes are not split among them (totals only)
@@ -251,6 +256,8 @@ export function renderTextStats(st: Stats, clean: (s: string) => string = (s) =>
   out.push(`findings: ${st.findings.reduce((s, f) => s + f.count, 0)}`);
   const w = Math.max(0, ...st.findings.map((f) => f.code.length));
   for (const f of st.findings) out.push(`  ${clean(f.code).padEnd(w)}  ${f.count}`);
+  const refused = st.methods.reduce((n, m) => n + m.refused, 0);
+  if (refused > 0) out.push(`refused discovery probes: ${refused} (server/discover refused by an older server; the client falls back to initialize — not errors)`);
   if (st.unpairedAnswers > 0) out.push(`answers that pair with no request: ${st.unpairedAnswers}`);
   out.push('', 'latency percentiles: nearest rank over answered requests; in/out: bytes received/sent by the server');
   return `${out.join('\n')}\n`;

@@ -3,6 +3,7 @@
  * export (Markdown now, HTML next). Pure; renderers decide how it looks.
  */
 import type { Kind, LogRecord, Note, PendingRequest } from '../log/record.js';
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 
 /** Who is talking, with what, when, and how it ended. Fields are absent when the log does not say. */
 export interface SessionHeader {
@@ -46,7 +47,8 @@ export interface TimedCall {
   method: string;
   target?: string;
   ms: number;
-  outcome: 'result' | 'error' | 'isError';
+  /** `refused`: a server/discover probe the server refused; the client falls back (not an error). */
+  outcome: 'result' | 'error' | 'isError' | 'refused';
 }
 
 /** The counts a maintainer looks at first. */
@@ -54,8 +56,10 @@ export interface SessionSummary {
   header: SessionHeader;
   /** Records by kind (every kind present, zero when absent). */
   kinds: Record<Kind, number>;
-  /** JSON-RPC error answers (records and batch elements). */
+  /** JSON-RPC error answers (records and batch elements), refused discovery probes not included. */
   errors: number;
+  /** server/discover probes refused by the server (-32601, -32022): the protocol working, not errors. */
+  refusedProbes: number;
   /** tools/call results with isError: true. */
   isErrorResults: number;
   findings: { total: number; byCode: Array<{ code: string; count: number }> };
@@ -187,9 +191,9 @@ export function describeImplementation(info: unknown): string | undefined {
   const o = obj(info);
   if (!o) return info === undefined || info === null ? undefined : JSON.stringify(info);
   const name = str(o['name']) ?? '(no name)';
-  const version = str(o['version']);
+  const version = str(o['version'])?.trim();
   const title = str(o['title']);
-  return `${name}${version !== undefined ? ` ${version}` : ''}${title !== undefined && title !== name ? ` (${title})` : ''}`;
+  return `${name}${version ? ` ${version}` : ''}${title !== undefined && title !== name ? ` (${title})` : ''}`;
 }
 
 function isAnswer(kind: string | undefined): kind is 'response' | 'error' {
@@ -242,6 +246,7 @@ function pendingList(v: unknown): PendingRequest[] {
 export function summarizeSession(records: readonly LogRecord[], slowestCount = 5): SessionSummary {
   const kinds = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
   let errors = 0;
+  let refusedProbes = 0;
   let isErrorResults = 0;
   let lost = 0;
   const codes = new Map<string, number>();
@@ -251,7 +256,9 @@ export function summarizeSession(records: readonly LogRecord[], slowestCount = 5
   for (const r of records) {
     if (Object.hasOwn(kinds, r.kind)) kinds[r.kind]++;
     if (r.kind === 'request') requestFrom.set(r.seq, r);
-    if (r.kind === 'error') errors++;
+    const refused = isRefusedProbeAnswer(r, r.msg);
+    if (refused) refusedProbes++;
+    else if (r.kind === 'error') errors++;
     if (r.isError === true) isErrorResults++;
     for (const n of notesOf(r)) codes.set(n.code, (codes.get(n.code) ?? 0) + 1);
     if (r.kind === 'event' && r.event === 'end') endRecord = r;
@@ -266,7 +273,7 @@ export function summarizeSession(records: readonly LogRecord[], slowestCount = 5
         method: r.method ?? req?.method ?? '',
         ...(r.target !== undefined ? { target: r.target } : req?.target !== undefined ? { target: req.target } : {}),
         ms: r.ms,
-        outcome: r.kind === 'error' ? 'error' : r.isError ? 'isError' : 'result',
+        outcome: refused ? 'refused' : r.kind === 'error' ? 'error' : r.isError ? 'isError' : 'result',
       });
     }
     if (r.kind === 'batch' && Array.isArray(r.items)) {
@@ -294,6 +301,7 @@ export function summarizeSession(records: readonly LogRecord[], slowestCount = 5
     header: sessionHeader(records),
     kinds,
     errors,
+    refusedProbes,
     isErrorResults,
     findings: { total: byCode.reduce((s, c) => s + c.count, 0), byCode },
     unanswered,

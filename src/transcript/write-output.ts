@@ -1,7 +1,9 @@
 /**
- * The I/O edge of export and stats: text to a file (atomically, mode 0600 — an export may hold secrets)
- * or to stdout (with backpressure; control characters escaped when stdout is a terminal; a closed pipe
- * such as `| head` ends the output quietly).
+ * The I/O edge of every reader's output: text to a file (atomically, mode 0600 — an export may hold
+ * secrets) or to stdout (with backpressure; a closed pipe such as `| head` ends the output quietly).
+ * One escaping rule for every destination — terminal, pipe or file, since a file is `cat` to a terminal
+ * later: text gets control characters made visible line by line, JSON and markup get them as `\u`
+ * escapes.
  */
 import { once } from 'node:events';
 import { open, rename, stat, unlink } from 'node:fs/promises';
@@ -9,9 +11,17 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TapError } from '../errors.js';
 import { describeFsError } from '../log/file-sink.js';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl, escapeDataText } from '../view/escape.js';
 
 type Chunks = Iterable<string> | AsyncIterable<string>;
+
+/** What the output is: `text` (lines for people), `data` (JSON, HTML, XML). */
+export type OutputKind = 'text' | 'data';
+
+async function* escaped(chunks: Chunks, kind: OutputKind): AsyncGenerator<string> {
+  const escape = kind === 'text' ? escapeForTerminal : escapeDataText;
+  for await (const chunk of chunks) yield escape(chunk);
+}
 
 /** Control characters made visible line by line (newlines kept), for text bound for a terminal. */
 export function escapeForTerminal(text: string): string {
@@ -49,7 +59,6 @@ export async function writeFileAtomic(path: string, chunks: Chunks): Promise<voi
 
 /** Writes the chunks to a stream, waiting for 'drain'; returns quietly when the reader has gone (EPIPE). */
 export async function writeStream(out: NodeJS.WritableStream & { isTTY?: boolean }, chunks: Chunks): Promise<void> {
-  const tty = out.isTTY === true;
   let gone = false;
   let failure: NodeJS.ErrnoException | undefined;
   // stays attached: a pipe's EPIPE may arrive after the last write returned
@@ -63,7 +72,7 @@ export async function writeStream(out: NodeJS.WritableStream & { isTTY?: boolean
   for await (const chunk of chunks) {
     check();
     if (gone) return;
-    if (!out.write(tty ? escapeForTerminal(chunk) : chunk)) {
+    if (!out.write(chunk)) {
       await Promise.race([once(out, 'drain'), once(out, 'close'), once(out, 'error')]).catch(() => {});
     }
   }
@@ -72,8 +81,14 @@ export async function writeStream(out: NodeJS.WritableStream & { isTTY?: boolean
   check();
 }
 
-/** To `path` when given (and not `-`), else to stdout. */
-export async function writeOutput(path: string | undefined, chunks: Chunks, stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): Promise<void> {
-  if (path !== undefined && path !== '-') await writeFileAtomic(path, chunks);
-  else await writeStream(stdout, chunks);
+/** To `path` when given (and not `-`), else to stdout; escaped as `kind` says, wherever it goes. */
+export async function writeOutput(
+  path: string | undefined,
+  chunks: Chunks,
+  stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+  kind: OutputKind = 'text',
+): Promise<void> {
+  const safe = escaped(chunks, kind);
+  if (path !== undefined && path !== '-') await writeFileAtomic(path, safe);
+  else await writeStream(stdout, safe);
 }

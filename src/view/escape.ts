@@ -22,3 +22,19 @@ export function escapeControl(s: string): string {
   UNSAFE.lastIndex = 0;
   return s.replace(UNSAFE, visible);
 }
+
+// what JSON.stringify leaves raw that a terminal (or a later `cat` of the file) would obey: DEL, C1,
+// line separators, bidi; plus C0 other than tab and newline for markup that holds wire text
+const UNSAFE_IN_DATA = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON (or markup that embeds wire text: HTML, XML) with every unsafe character written as a `\uXXXX`
+ * escape: for JSON the same value, for markup visible text. Newlines and tabs, which structure the
+ * output, stay.
+ */
+export function escapeDataText(text: string): string {
+  UNSAFE_IN_DATA.lastIndex = 0;
+  if (!UNSAFE_IN_DATA.test(text)) return text;
+  UNSAFE_IN_DATA.lastIndex = 0;
+  return text.replace(UNSAFE_IN_DATA, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -2,6 +2,7 @@
  * The filters of `mcp-tap tail` as one pure predicate over records. Different filters combine with AND;
  * the values of one filter (several globs, several kinds) combine with OR.
  */
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import { UsageError } from '../errors.js';
 import type { BatchItem, Kind, LogRecord } from '../log/record.js';
 import { asObject } from './format.js';
@@ -121,7 +122,7 @@ const PROBLEM_EVENTS = new Set(['spawn-error', 'gap', 'log-error', 'kill']);
 
 /** What `--errors` keeps: error answers, isError results, findings, invalid lines and failure events. */
 export function isProblem(r: LogRecord): boolean {
-  if (r.kind === 'error' || r.kind === 'invalid' || r.isError === true) return true;
+  if ((r.kind === 'error' && !isRefusedProbeAnswer(r, r.msg)) || r.kind === 'invalid' || r.isError === true) return true;
   if (Array.isArray(r.notes) && r.notes.length > 0) return true;
   if (r.kind === 'batch') {
     if (batchItems(r).some((it) => it.kind === 'error' || it.kind === 'invalid' || it.isError === true || (Array.isArray(it.notes) && it.notes.length > 0))) {

@@ -4,6 +4,7 @@
  * separators for start and end, and with `full` the body below it. Pure: no I/O, colour level passed in.
  * Every string that came from the wire or the server goes through wireText (escaped) before display.
  */
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import type { ChalkInstance } from 'chalk';
 import type { BatchItem, LogRecord, Note } from '../log/record.js';
 import { makeChalk, type ColorLevel } from './color.js';
@@ -84,6 +85,7 @@ function kindStyle(r: LogRecord, c: ChalkInstance): (s: string) => string {
     case 'response':
       return r.isError ? c.red : c.green;
     case 'error':
+      return isRefusedProbeAnswer(r, r.msg) ? c.gray : c.red;
     case 'invalid':
       return c.red;
     case 'notification':
@@ -134,8 +136,10 @@ function mainLine(r: LogRecord, ctx: Ctx): string {
     const parts: string[] = [];
     if (code !== undefined) parts.push(wireText(code, 24));
     if (message !== undefined) parts.push(wireText(message, ctx.full ? 2000 : 200));
-    tail.push([` ✗ error${parts.length ? ' ' + parts.join(' ') : ''}`, c.red]);
+    if (isRefusedProbeAnswer(r, r.msg)) tail.push([` · refused probe${parts.length ? ' ' + parts.join(' ') : ''}: the client falls back to initialize`, c.gray]);
+    else tail.push([` ✗ error${parts.length ? ' ' + parts.join(' ') : ''}`, c.red]);
   }
+  if (r.inputRequired === true) tail.push([' ⋯ input required: the client answers and retries', c.yellow]);
   if (r.isError === true) {
     const text = firstText(msgField(msgField(r.msg, 'result'), 'content'));
     tail.push([` ✗ isError${text !== undefined ? ': ' + wireText(text, ctx.full ? 2000 : 120) : ''}`, c.red]);
@@ -260,7 +264,7 @@ function notificationDetail(method: string | undefined, msg: unknown): string | 
       if (!src) return undefined;
       const info = asObject(src.clientInfo) ?? asObject(src.serverInfo);
       const v = typeof src.protocolVersion === 'string' ? wireText(src.protocolVersion, 20) : '';
-      const who = info ? ` ${wireText(info.name ?? '?', 40)}${info.version !== undefined ? ' ' + wireText(info.version, 20) : ''}` : '';
+      const who = info ? ` ${wireText(info.name ?? '?', 40)}${versionSuffix(info.version)}` : '';
       return `${v}${who}`.trim() || undefined;
     }
     default:
@@ -372,6 +376,12 @@ export function exitText(code: unknown, signal: unknown): string {
   return 'server exited';
 }
 
+/** ` 1.2.0` after a name; nothing for a missing or blank version (no stray spaces). */
+function versionSuffix(v: unknown): string {
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return '';
+  return ` ${wireText(v, 20)}`;
+}
+
 function lifecycleText(r: LogRecord, max: number): string {
   const parts: string[] = [];
   const pv = r.protocolVersion;
@@ -381,7 +391,7 @@ function lifecycleText(r: LogRecord, max: number): string {
   const who = (label: string, v: unknown) => {
     const o = asObject(v);
     if (!o) return;
-    parts.push(`${label} ${wireText(o.name ?? '?', 40)}${o.version !== undefined ? ' ' + wireText(o.version, 20) : ''}`);
+    parts.push(`${label} ${wireText(o.name ?? '?', 40)}${versionSuffix(o.version)}`);
   };
   who('client', r.clientInfo);
   who('server', r.serverInfo);

@@ -55,6 +55,13 @@ describe.concurrent('check on a log', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ session: 'clean-0001', passed: true });
   });
 
+  it('refuses --session all (exit 2, one line) instead of silently checking one session', async () => {
+    const r = await cli(['check', join(LOGS, 'check-multi.jsonl'), '--session', 'all']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('mcp-tap: check judges one session; pass --session last or a session id (mcp-tap ls lists them), once per session\n');
+  });
+
   it('exits 2 with one line for a file that is not a log and for an unknown session', async () => {
     const notLog = join(dir, 'not-a-log.txt');
     writeFileSync(notLog, 'hello\nworld\n');

@@ -10,6 +10,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, fixture, ROOT, tempDir } from '../helpers/paths.js';
 import { runTap } from '../helpers/run-tap.js';
+import { waitFor } from '../helpers/wait.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -94,6 +95,35 @@ describe.concurrent('check --run', () => {
     expect(report.problems.map((p: { ruleId: string }) => p.ruleId)).toEqual(['unanswered-request', 'server-exited-early']);
     expect(report.problems[0].message).toContain('tools/list');
     expect(report.problems[1].message).toBe('the server exited with status 3 while the client was still connected');
+  });
+
+  it('reports a server killed by a signal it was not sent, after its stdin closed, as server-exit-nonzero', async () => {
+    const log = join(dir, 'signal.log');
+    const tap = runTap(['--log', log, '--', process.execPath, fixture('die-by-signal.mjs'), 'SIGKILL']);
+    await tap.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } })}\n`);
+    await tap.waitStderr('logging to');
+    tap.child.stdin.end();
+    await tap.exited(15_000);
+    const r = await check([log, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.problems.map((p: { ruleId: string }) => p.ruleId)).toEqual(['server-exit-nonzero']);
+    expect(report.problems[0].message).toBe('the server was killed by SIGKILL after its stdin closed, a signal it was not sent');
+  });
+
+  it('also when mcp-tap forwarded a different signal (SIGTERM) and the server died by another (SIGKILL)', async () => {
+    const log = join(dir, 'forwarded.log');
+    const tap = runTap(['--log', log, '--', process.execPath, fixture('die-by-signal.mjs'), 'SIGKILL']);
+    await tap.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } })}\n`);
+    await tap.waitStderr('logging to');
+    await waitFor(() => readFileSync(log, 'utf8').includes('"event":"lifecycle"'), 10_000, 'the initialize answer in the log');
+    tap.child.kill('SIGTERM');
+    await tap.exited(15_000);
+    const r = await check([log, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.problems.map((p: { ruleId: string }) => p.ruleId)).toEqual(['server-exit-nonzero']);
+    expect(report.problems[0].message).toBe('the server was killed by SIGKILL, a signal it was not sent (mcp-tap sent only SIGTERM)');
   });
 
   it('reports broken tool schemas: the SDK rejects the listing (default) and --fail-on schema names each problem', async () => {

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -19,20 +19,23 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
+import { browserTests, CHROMIUM } from '../helpers/browser.js';
 import { PLANTED_ENV, PLANTED_FLAGS, PLANTED_SECRETS, SECRETS_LOG, survivingSecrets } from '../fixtures/planted-secrets.js';
 import { reportChunks } from '../../src/report/page.js';
-import { syntheticSession } from '../../src/report/synthetic-session.js';
+import { syntheticSession } from '../helpers/synthetic-session.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const MODE = browserTests();
+const HAVE_CHROMIUM = MODE === 'run';
 const BASIC_LOG = join(ROOT, 'test', 'fixtures', 'logs', 'report-basic.jsonl');
 
-if (!HAVE_CHROMIUM && process.env['CI']) {
+if (MODE === 'fail') {
   describe('HTML report in a browser', () => {
     it('needs Debian chromium at /usr/bin/chromium', () => {
       throw new Error(`${CHROMIUM} is missing: the browser tests of the HTML report need Debian's chromium package (apt-get install -y chromium; .ci/run installs it)`);
     });
   });
+} else if (MODE === 'skip') {
+  console.warn(`report-browser.test.ts: SKIPPED — ${CHROMIUM} is missing (apt-get install -y chromium); under CI this is a failure`);
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {

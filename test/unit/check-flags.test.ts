@@ -112,6 +112,7 @@ describe('check flag values', () => {
     [[CLEAN], { maxMs: ['echo=fast'] }, /--max-ms takes/],
     [[CLEAN], { expectTool: [''] }, /--expect-tool needs a tool name/],
     [[CLEAN, 'other.log'], {}, /check reads one log file, got 2 arguments/],
+    [[CLEAN], { session: 'all' }, /check judges one session; pass --session last or a session id/],
     [[CLEAN], { call: ['echo={}'] }, /--call goes with --run/],
     [[CLEAN], { timeout: '5' }, /--timeout goes with --run/],
     [[], { run: true }, /missing the server command/],

@@ -94,6 +94,23 @@ describe('ajv validator', () => {
     expect(validate({ ...s })).toBeNull();
   });
 
+  const DIALECTS = [
+    ['draft-06', 'http://json-schema.org/draft-06/schema#'],
+    ['draft-07', 'http://json-schema.org/draft-07/schema#'],
+    ['draft-07 (https, no #)', 'https://json-schema.org/draft-07/schema'],
+    ['2019-09', 'https://json-schema.org/draft/2019-09/schema'],
+    ['2019-09 (http)', 'http://json-schema.org/draft/2019-09/schema#'],
+    ['2020-12', 'https://json-schema.org/draft/2020-12/schema'],
+  ] as const;
+  for (const [name, uri] of DIALECTS) {
+    it(`meta-validates ${name} like 2020-12: an invalid schema is rejected, a valid one passes`, () => {
+      expect(validate({ $schema: uri, type: 'object', properties: { a: { type: 'nonsense' } } })).toBe('/properties/a/type must be equal to one of the allowed values');
+      expect(validate({ $schema: uri, type: 'object', required: 'a' })).toBe('/required must be array');
+      expect(validate({ $schema: uri, type: 'object', minProperties: -1 })).toBe('/minProperties must be >= 0');
+      expect(validate({ $schema: uri, type: 'object', properties: { a: { type: 'string' } }, required: ['a'] })).toBeNull();
+    });
+  }
+
   it('does not judge dialects ajv 8 cannot validate', () => {
     expect(validate({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { a: { type: 'nonsense' } } })).toBeNull();
   });

@@ -61,8 +61,9 @@ const scenarios: Record<NoteCode, (h: Harness) => void> = {
   'method-wrong-kind': (h) => h.send('client', note('tools/list')),
   'method-not-in-version': (h) => h.send('server', req(1, 'elicitation/create', { message: 'x', requestedSchema: {} })),
   'version-not-offered': (h) => {
-    h.send('client', init('2025-11-25'));
-    h.send('server', res(0, { protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 's', version: '1' } }));
+    h.send('client', req(1, 'server/discover', { _meta: meta2026() }));
+    h.send('server', res(1, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} }));
+    h.send('client', req(2, 'tools/list', { _meta: meta2026({}, '2027-01-01') }));
   },
   'missing-protocol-version': (h) => {
     h.send('client', req(1, 'tools/list', { _meta: meta2026() }));

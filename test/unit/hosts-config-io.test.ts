@@ -1,7 +1,7 @@
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, promises as fsPromises, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readConfigText, writeConfigText } from '../../src/hosts/config-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-config-io-'));
@@ -27,6 +27,31 @@ describe('config file edge', () => {
     await expect(writeConfigText(file, 'what we read', 'ours')).rejects.toThrow(/changed while mcp-tap was editing it; nothing written/);
     expect(readFileSync(file, 'utf8')).toBe('edited by someone else');
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a refused write leaves no backup behind', async () => {
+    const file = join(dir, 'refused.json');
+    writeFileSync(file, 'edited by someone else');
+    await expect(writeConfigText(file, 'what we read', 'ours')).rejects.toThrow(/nothing written/);
+    expect(existsSync(`${file}.mcp-tap.bak`)).toBe(false);
+  });
+
+  it('a failed write leaves no backup behind, and the next written edit backs up the file as it was then', async () => {
+    const file = join(dir, 'failed.json');
+    writeFileSync(file, 'original');
+    const rename = vi.spyOn(fsPromises, 'rename').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    try {
+      await expect(writeConfigText(file, 'original', 'wrapped')).rejects.toThrow(/cannot write .*EIO/);
+    } finally {
+      rename.mockRestore();
+    }
+    expect(readFileSync(file, 'utf8')).toBe('original');
+    expect(existsSync(`${file}.mcp-tap.bak`)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith('.failed.json'))).toEqual([]);
+    // the user edits the file by hand; the next wrap that is written backs up that text
+    writeFileSync(file, 'edited');
+    expect(await writeConfigText(file, 'edited', 'wrapped')).toEqual({ backup: `${file}.mcp-tap.bak` });
+    expect(readFileSync(`${file}.mcp-tap.bak`, 'utf8')).toBe('edited');
   });
 
   it('writes through a symlink to its target, keeping the link', async () => {

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { escapeForTerminal, writeFileAtomic, writeStream } from '../../src/transcript/write-output.js';
+import { escapeForTerminal, writeFileAtomic, writeOutput, writeStream } from '../../src/transcript/write-output.js';
 
 class Sink extends Writable {
   data = '';
@@ -32,15 +32,30 @@ afterEach(() => {
 });
 
 describe('stdout', () => {
-  it('escapes control characters for a terminal, keeping line breaks', async () => {
+  it('escapes control characters the same for a terminal, a pipe and a file, keeping line breaks', async () => {
     const tty = new Sink();
     tty.isTTY = true;
-    await writeStream(tty, ['a\u001b[2Jb\n', 'c\u0007\u202ed\n']);
+    const pipe = new Sink();
+    for (const out of [tty, pipe]) await writeOutput(undefined, ['a\u001b[2Jb\n', 'c\u0007\u202ed\n'], out);
     expect(tty.data).toBe('a\\x1b[2Jb\nc\\x07\\u202ed\n');
+    expect(pipe.data).toBe(tty.data);
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-out-'));
+    dirs.push(dir);
+    await writeOutput(join(dir, 'out.md'), ['a\u001b[2Jb\n', 'c\u0007\u202ed\n']);
+    expect(readFileSync(join(dir, 'out.md'), 'utf8')).toBe(tty.data);
     expect(escapeForTerminal('x\ny\tz')).toBe('x\ny\\tz');
   });
 
-  it('writes bytes unchanged to a pipe or file', async () => {
+  it('writes JSON and markup with unsafe characters as \\u escapes (the same JSON value)', async () => {
+    const pipe = new Sink();
+    const value = { s: 'a\u009b6n\u2028\u202eb\u007f' };
+    await writeOutput(undefined, [`${JSON.stringify(value, null, 2)}\n`], pipe, 'data');
+    expect(pipe.data).not.toMatch(/[\u007f-\u009f\u2028\u202e]/);
+    expect(pipe.data).toContain('\\u009b');
+    expect(JSON.parse(pipe.data)).toEqual(value);
+  });
+
+  it('writeStream itself writes bytes unchanged (escaping is writeOutput\'s)', async () => {
     const pipe = new Sink();
     await writeStream(pipe, ['a\u001b[2Jb\n']);
     expect(pipe.data).toBe('a\u001b[2Jb\n');

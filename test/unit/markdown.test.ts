@@ -65,7 +65,7 @@ describe('what the header and summary say', () => {
     ['slowest calls', /^\| 13 \| `tools\/call` \| `fetch` \| 50\.0 ms \| error \|$/m],
     ['a request with its answer and latency', /^`\+0\.110 s` \*\*#13\*\* client → server request `tools\/call` · `fetch` · id `3` — \*\*error\*\* -32000 `upstream rejected key \[REDACTED:aws-access-key\]` in 50\.0 ms \(#14\)$/m],
     ['findings called out', /^> \[!WARNING\]\n> `stdout-not-json` the server wrote a line/m],
-    ['stderr section', /^## Server stderr\n\n6 lines/m],
+    ['stderr section', /^## Server stderr\n\n13 lines/m],
     ['redaction notice', /Secrets are redacted/],
   ])('%s', (_what, re) => {
     expect(md).toMatch(re);

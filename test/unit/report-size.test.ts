@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reportChunks } from '../../src/report/page.js';
-import { syntheticSession } from '../../src/report/synthetic-session.js';
+import { syntheticSession } from '../helpers/synthetic-session.js';
 
 describe('report of a 100,000-message session', () => {
   it('is generated in seconds and stays a file a browser can open', () => {

@@ -61,11 +61,12 @@ describe('handshake era (2025-11-25)', () => {
     expect(early.notes?.map((n) => n.code)).toEqual(['before-initialize']);
   });
 
-  it('flags a negotiated version the client never offered', () => {
+  it('takes an older version in the initialize answer as negotiation: no note, both versions in the lifecycle event', () => {
     const h = harness();
     handshake(h, '2025-11-25', '2025-06-18');
     const ans = h.records.find((r) => r.method === 'initialize' && r.kind === 'response')!;
-    expect(ans.notes?.map((n) => n.code)).toEqual(['version-not-offered']);
+    expect(ans.notes).toBeUndefined();
+    expect(h.codes()).toEqual([]);
     expect(h.records.find((r) => r.event === 'lifecycle')).toMatchObject({ protocolVersion: '2025-06-18', offeredVersion: '2025-11-25' });
   });
 

@@ -57,6 +57,7 @@ describe('stats of the fixture session', () => {
       count: 14,
       answered: 13,
       errors: 0,
+      refused: 0,
       isError: 1,
       latency: { n: 13, p50: 7, p95: 300, p99: 300, max: 300 },
       bytesIn: 1002 + 285 + 87,

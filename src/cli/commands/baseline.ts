@@ -32,6 +32,6 @@ export function define(program: Command): void {
     .action(async (file: string | undefined, opts: SaveCliOptions) => {
       const path = file ?? (await findLatestLog());
       const facts = await readFacts(path, { session: opts.session, warn });
-      await writeOutput(opts.output, [`${JSON.stringify(buildBaseline(facts), null, 2)}\n`]);
+      await writeOutput(opts.output, [`${JSON.stringify(buildBaseline(facts), null, 2)}\n`], process.stdout, 'data');
     });
 }

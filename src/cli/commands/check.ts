@@ -39,7 +39,7 @@ export function define(program: Command): void {
         'usage error. Rule ids and formats: docs/check.md.',
     )
     .argument('[file-or-command...]', 'the log file; with --run, the server command and its arguments (after --)')
-    .option('--session <which>', "'last' or a session id (or unique prefix) of the log")
+    .option('--session <which>', "'last' or a session id (or unique prefix) of the log; one session per check ('all' is refused)")
     .option('--format <format>', FORMATS.join(', '), 'text')
     .option('-o, --output <file>', 'write the report to this file instead of stdout (the text verdict then goes to stderr)')
     .option('--fail-on <list>', `categories that fail the check: ${FAIL_ON_VALUES.join(', ')}, all or none (repeatable)`, collectOption)
@@ -66,7 +66,7 @@ export function define(program: Command): void {
         report = await checkLog(plan, warn);
       }
       try {
-        await writeOutput(plan.output, [render(plan.format, report)]);
+        await writeOutput(plan.output, [render(plan.format, report)], process.stdout, plan.format === 'text' ? 'text' : 'data');
         if (plan.output !== undefined && plan.output !== '-' && plan.format !== 'text') process.stderr.write(renderText(report));
       } finally {
         await after?.();

@@ -50,7 +50,7 @@ export function define(program: Command): void {
       const result = diffBaselines(left.baseline, right.baseline, { ratio, minMs });
       const sides = [{ label: left.label, baseline: left.baseline }, { label: right.label, baseline: right.baseline }] as const;
       const text = format === 'json' ? renderDiffJson(result, ...sides) : renderDiffText(result, ...sides);
-      await writeOutput(opts.output, [text]);
+      await writeOutput(opts.output, [text], process.stdout, format === 'json' ? 'data' : 'text');
       if (opts.exitCode && result.differences.length > 0) setExitCode(1);
     });
 }

@@ -49,7 +49,7 @@ export function define(program: Command): void {
       const input = await openInput({ file, session: opts.session, warn });
       const records = redacted(input.records, redactor);
       const chunks = await render(format as Format, records, { redacted: redactor !== null, maxBody: Number(opts.maxBody) });
-      await writeOutput(opts.output, chunks);
+      await writeOutput(opts.output, chunks, process.stdout, format === 'md' ? 'text' : 'data');
       if (opts.output !== undefined && opts.output !== '-' && !opts.redact) warn(`${opts.output} is NOT redacted: check it before you share it`);
     });
 }

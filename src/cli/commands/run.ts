@@ -17,7 +17,7 @@ const USAGE = 'usage: mcp-tap [options] -- <command> [args...]   (mcp-tap --help
 /** How long a host may stop reading, after the server exited, before its last bytes are given up. */
 const HOST_STALL_MS = 30_000;
 
-const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace']);
+const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace', '--redact-env']);
 
 /** Largest delay a Node timer accepts; beyond it setTimeout fires after 1 ms instead. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -32,6 +32,7 @@ function positiveInt(flag: string, value: string, min = 0, max = Number.MAX_SAFE
 /** The proxy command line → options; throws UsageError with a one-line explanation. */
 export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ProxyOptions | 'help' | 'version' {
   const values = new Map<string, string>();
+  const redactEnv: string[] = [];
   let noLog = false;
   let quiet = false;
   let i = 0;
@@ -64,7 +65,8 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
       i++;
     }
     if (value === undefined || value === '') throw new UsageError(`${flag} needs a value (${USAGE})`);
-    values.set(flag, value);
+    if (flag === '--redact-env') redactEnv.push(value);
+    else values.set(flag, value);
   }
   const command = argv[i];
   if (command === undefined) throw new UsageError(`missing the server command (${USAGE})`);
@@ -85,6 +87,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     maxLogFiles: values.has('--max-log-files') ? positiveInt('--max-log-files', values.get('--max-log-files')!) : 3,
     graceMs: values.has('--grace') ? positiveInt('--grace', values.get('--grace')!, 0, MAX_TIMER_MS) : 2000,
     quiet,
+    ...(redactEnv.length > 0 ? { redactEnv } : {}),
   };
 }
 

@@ -30,6 +30,6 @@ export function define(program: Command): void {
       const input = await openInput({ file, session: opts.session, warn });
       const stats = computeStats(await collect(input.records));
       const text = opts.json ? `${JSON.stringify(stats, null, 2)}\n` : renderTextStats(stats, escapeControl);
-      await writeOutput(opts.output, [text]);
+      await writeOutput(opts.output, [text], process.stdout, opts.json ? 'data' : 'text');
     });
 }

@@ -5,7 +5,7 @@
  * filterable message list. Browser code, type-checked with tsconfig.page.json.
  *
  * Row keys (see rows.ts): s seq, t ms since start, f c|s|p, k kind, m method, g target, i id, r reqSeq,
- * d ms, x flags (E isError, C cancelled, T truncated, P partial, I inputRequired), b bytes, n notes,
+ * d ms, x flags (E isError, C cancelled, T truncated, P partial, I inputRequired, R refused discovery probe), b bytes, n notes,
  * e event, it batch items, o outcome, a answer seq, y body (yt: t text, p pretty text; yb full size).
  * Bar keys (see page.ts): s seq, it item, f from, i id, m method, g target, t0, t1, o outcome, a answer
  * seq, d ms, c cancel time, p progress times, et error text.
@@ -16,8 +16,8 @@ import type { ReportBar, ReportData, ReportRow, ReportSession, ReportUi, Tick } 
 
 var DATA = JSON.parse($('#report-data').textContent ?? '{}') as ReportData;
 var ROW_H = 24, LIST_H = 27, LANE_H = 20, AXIS_H = 30, OV_H = 46;
-var OUTCOME_TEXT: Record<string, string> = { ok: 'ok', error: 'error', isError: 'isError', cancelled: 'cancelled', unanswered: 'no answer' };
-var OUTCOME_COLOR: Record<string, string> = { ok: '#2563eb', error: '#dc2626', isError: '#d97706', cancelled: '#6b7280', unanswered: '#7c3aed' };
+var OUTCOME_TEXT: Record<string, string> = { ok: 'ok', error: 'error', isError: 'isError', cancelled: 'cancelled', unanswered: 'no answer', refused: 'refused probe' };
+var OUTCOME_COLOR: Record<string, string> = { ok: '#2563eb', error: '#dc2626', isError: '#d97706', cancelled: '#6b7280', unanswered: '#7c3aed', refused: '#94a3b8' };
 var TAG_COLOR: Record<string, string> = { invalid: '#dc2626', response: '#d97706', error: '#dc2626', batch: '#2563eb' };
 var DIR: Record<string, string> = { c: '\u2192', s: '\u2190', p: '\u00b7' };
 var DIR_TEXT: Record<string, string> = { c: 'client \u2192 server', s: 'server \u2192 client', p: 'mcp-tap' };
@@ -107,7 +107,7 @@ function hay(r: ReportRow): string {
   return r._h;
 }
 function isBad(r: ReportRow): boolean {
-  if (r.k === 'error' || r.k === 'invalid' || r.n) return true;
+  if ((r.k === 'error' && !(r.x && r.x.indexOf('R') >= 0)) || r.k === 'invalid' || r.n) return true;
   if (r.x && r.x.indexOf('E') >= 0) return true;
   if (r.k === 'request' && r.o !== undefined && BAD_OUTCOME[r.o]) return true;
   if (r.k === 'batch' && r.it) return r.it.some(function (x) { return x.kind === 'error' || x.isError === true || (x.o !== undefined && BAD_OUTCOME[x.o] !== undefined) || (x.notes !== undefined && x.notes.length > 0); });
@@ -415,6 +415,7 @@ function barLabel(b: ReportBar): HTMLElement {
 function outcomeShort(b: ReportBar): string {
   if (b.o === 'unanswered') return 'no answer';
   if (b.o === 'cancelled') return 'cancelled' + (b.d !== undefined ? ' \u00b7 ' + fmtMs(b.d) : '');
+  if (b.o === 'refused') return 'refused probe';
   if (b.o === 'error') return (b.et ? 'error ' + clip(vis(b.et.split(' ')[0] ?? ''), 12) : 'error') + (b.d !== undefined ? ' \u00b7 ' + fmtMs(b.d) : '');
   if (b.o === 'isError') return 'isError \u00b7 ' + fmtMs(b.d);
   return fmtMs(b.d !== undefined ? b.d : b.t1 - b.t0);
@@ -518,7 +519,8 @@ function barTip(b: ReportBar): HTMLElement {
   var what;
   if (b.o === 'unanswered') what = 'no answer by the end of the session (' + fmtMs(b.t1 - b.t0) + ' waiting)';
   else if (b.o === 'cancelled') what = 'cancelled' + (b.c !== undefined ? ' at ' + fmtOff(b.c) : '') + (b.a !== undefined ? ', answered anyway in ' + fmtMs(b.d) + ' (#' + b.a + ')' : ', never answered');
-  else what = (b.o === 'ok' ? 'answered' : b.o === 'error' ? 'error answer' : 'tool failed (isError)') + ' in ' + fmtMs(b.d !== undefined ? b.d : b.t1 - b.t0) + ' (#' + b.a + ')';
+  else if (b.o === 'refused') what = 'discovery probe refused in ' + fmtMs(b.d) + ' (#' + b.a + '): the client falls back to initialize';
+  else what = (b.o === 'ok' ? 'answered' : b.o === 'error' ? 'error answer' : 'tool failed (isError)') + ' in ' + fmtMs(b.d !== undefined ? b.d : b.t1 - b.t0) + ' (#' + b.a + ')' + (b.c !== undefined ? '; cancel sent at ' + fmtOff(b.c) + ', after the answer' : '');
   line(t, [pill(b.o), what]);
   if (b.et) line(t, [el('span', 'err', vis(b.et))]);
   line(t, [el('span', 'muted', 'sent ' + fmtOff(b.t0) + (b.o !== 'unanswered' ? ' \u00b7 ended ' + fmtOff(b.t1) : ''))]);
@@ -620,8 +622,8 @@ function summaryText(r: ReportRow): string {
       var a = r.a !== undefined ? answerRow(r.a) : undefined;
       return OUTCOME_TEXT[r.o] + (a && a.d !== undefined ? ' in ' + fmtMs(a.d) : '') + (r.a !== undefined ? ' (#' + r.a + ')' : '');
     }
-    case 'response': return 'answers #' + r.r + (r.d !== undefined ? ' in ' + fmtMs(r.d) : '') + (r.x && r.x.indexOf('E') >= 0 ? ' \u00b7 isError' : '');
-    case 'error': return vis(errorOf(r)) + (r.r !== undefined ? ' \u00b7 answers #' + r.r : '');
+    case 'response': return 'answers #' + r.r + (r.d !== undefined ? ' in ' + fmtMs(r.d) : '') + (r.x && r.x.indexOf('E') >= 0 ? ' \u00b7 isError' : '') + (r.x && r.x.indexOf('I') >= 0 ? ' \u00b7 input required' : '');
+    case 'error': return (r.x && r.x.indexOf('R') >= 0 ? 'refused probe \u00b7 ' : '') + vis(errorOf(r)) + (r.r !== undefined ? ' \u00b7 answers #' + r.r : '');
     case 'notification': {
       var p = r.y && typeof r.y === 'object' && !r.yt ? (r.y as { params?: { progress?: unknown; total?: unknown; requestId?: unknown; level?: unknown; data?: unknown } }).params : undefined;
       if (r.m === 'notifications/progress' && p) return 'progress ' + p.progress + (p.total !== undefined ? '/' + p.total : '') + (r.r !== undefined ? ' for #' + r.r : '');

@@ -3,7 +3,7 @@
  * progress, errors, isError results, log notifications, stderr, a few requests left unanswered): what
  * the report's size and time are measured on (test/unit/report-size.test.ts, the browser test).
  */
-import type { LogRecord } from '../log/record.js';
+import type { LogRecord } from '../../src/log/record.js';
 
 const TOOLS = ['echo', 'get-sum', 'search-files', 'read-file', 'trigger-long-running-operation', 'get-weather', 'query-db'];
 
