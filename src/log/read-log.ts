@@ -33,6 +33,14 @@ export interface ReadOptions {
   probeLines?: number;
   /** Read size. Default 256 KiB. */
   chunkBytes?: number;
+  /**
+   * Readers that summarize (stats, check, ls) parse only a record's envelope: everything before its `msg`
+   * member, which mcp-tap writes last. This says, from that envelope, which records they need whole;
+   * the others come without `msg` (and their body is not checked to be JSON). Default: every record whole.
+   */
+  needsBody?: (head: LogRecord) => boolean;
+  /** Told the bytes read so far, after every chunk (progress lines). */
+  onBytes?: (bytes: number) => void;
 }
 
 /** Why a log file cannot be read at all. */
@@ -128,12 +136,10 @@ class LogLineSplitter {
 
   private take(chunk: Buffer, start: number, end: number): void {
     this.bytes += end - start;
-    if (this.headLen < HEAD_BYTES) {
-      const h = chunk.subarray(start, Math.min(end, start + HEAD_BYTES - this.headLen));
-      this.head.push(Buffer.from(h));
-      this.headLen += h.length;
+    if (this.mode !== 'hold') {
+      this.keepHead(chunk, start, end);
+      return;
     }
-    if (this.mode !== 'hold') return;
     if (!this.sawContent) {
       let i = start;
       while (i < end && isSpace(chunk[i]!)) i++;
@@ -141,12 +147,14 @@ class LogLineSplitter {
         this.sawContent = true;
         if (chunk[i] !== 0x7b) {
           this.drop('foreign');
+          this.keepHead(chunk, start, end);
           return;
         }
       }
     }
     if (this.held + (end - start) > this.cap) {
       this.drop('long');
+      this.keepHead(chunk, start, end);
       return;
     }
     // a view, not a copy: the read stream hands out a fresh buffer per chunk
@@ -154,8 +162,23 @@ class LogLineSplitter {
     this.held += end - start;
   }
 
+  /** The first HEAD_BYTES of a line that is not kept whole (copied: the chunk is let go). */
+  private keepHead(chunk: Buffer, start: number, end: number): void {
+    if (this.headLen >= HEAD_BYTES) return;
+    const h = chunk.subarray(start, Math.min(end, start + HEAD_BYTES - this.headLen));
+    this.head.push(Buffer.from(h));
+    this.headLen += h.length;
+  }
+
   private drop(mode: 'long' | 'foreign'): void {
     this.mode = mode;
+    // the line's start, from the views held so far (a line held whole needs no copy of its head)
+    for (const p of this.parts) {
+      if (this.headLen >= HEAD_BYTES) break;
+      const h = p.subarray(0, HEAD_BYTES - this.headLen);
+      this.head.push(Buffer.from(h));
+      this.headLen += h.length;
+    }
     this.parts = [];
     this.held = 0;
   }
@@ -219,7 +242,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
     new LogNotUsable(`${path} is not an mcp-tap log (first line: ${firstLine ?? ''})`, path, 'not-a-log');
 
   function* judge(raw: RawLine): Generator<ReadItem> {
-    const item = classify(raw, cap);
+    const item = classify(raw, cap, opts.needsBody);
     if (item === null) return; // blank line
     seenLines++;
     if (firstLine === null) firstLine = preview('data' in raw ? raw.data.subarray(0, HEAD_BYTES) : raw.head);
@@ -243,7 +266,10 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
 
   try {
     const lines: RawLine[] = [];
+    let read = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      read += chunk.length;
+      opts.onBytes?.(read);
       splitter.push(chunk, lines);
       for (const raw of lines) yield* judge(raw);
       lines.length = 0;
@@ -264,9 +290,35 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
   }
 }
 
+const MSG_MEMBER = Buffer.from(',"msg":');
+
+/**
+ * The record without its body when the envelope alone will do: the text before `,"msg":` closed with `}`.
+ * That byte sequence cannot occur inside a JSON string (its quote is unescaped), and the cut parses only
+ * when it is at the record's top level; anything else falls back to the whole line.
+ */
+function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRecord | null {
+  let end = data.length;
+  if (end > 0 && data[end - 1] === 0x0d) end--;
+  if (end === 0 || data[end - 1] !== 0x7d) return null;
+  const cut = data.indexOf(MSG_MEMBER);
+  if (cut <= 0) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(`${data.toString('utf8', 0, cut)}}`);
+  } catch {
+    return null;
+  }
+  return isLogRecord(value) && !needsBody(value) ? value : null;
+}
+
 /** One line → a record, a warning, or null for a blank line. */
-function classify(raw: RawLine, cap: number): ReadItem | null {
+function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord) => boolean): ReadItem | null {
   const line = raw.line;
+  if (needsBody !== undefined && 'data' in raw && raw.complete) {
+    const head = headOnly(raw.data, needsBody);
+    if (head !== null) return { record: head, line };
+  }
   if ('reason' in raw) {
     if (raw.reason === 'long') {
       return { warning: `line of ${raw.bytes} bytes is longer than the ${cap}-byte limit; skipped`, line };
@@ -328,6 +380,8 @@ export interface SessionSummary {
 
 const MESSAGE_KINDS = new Set(['request', 'response', 'error', 'notification', 'batch', 'invalid']);
 
+const noBody = (): boolean => false;
+
 export interface ListOptions extends ReadOptions {
   /** Lines that did not yield a record (the torn last line of a live log among them). */
   onWarning?: (w: WarningItem) => void;
@@ -336,7 +390,7 @@ export interface ListOptions extends ReadOptions {
 /** One pass over the log: a summary per session, in the order the sessions first appear. Keeps no records. */
 export async function listSessions(path: string, opts: ListOptions = {}): Promise<SessionSummary[]> {
   const sessions = new Map<string, SessionSummary>();
-  for await (const item of readRecords(path, opts)) {
+  for await (const item of readRecords(path, { needsBody: noBody, ...opts })) {
     if (!('record' in item)) {
       opts.onWarning?.(item);
       continue;
