@@ -39,8 +39,8 @@ export interface ReadOptions {
    * the others come without `msg` (and their body is not checked to be JSON). Default: every record whole.
    */
   needsBody?: (head: LogRecord) => boolean;
-  /** Told the bytes read so far, after every chunk (progress lines). */
-  onBytes?: (bytes: number) => void;
+  /** Told the bytes read and records yielded so far, after every chunk (progress lines). */
+  onProgress?: (bytes: number, records: number) => void;
 }
 
 /** Why a log file cannot be read at all. */
@@ -269,7 +269,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
     let read = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       read += chunk.length;
-      opts.onBytes?.(read);
+      opts.onProgress?.(read, records);
       splitter.push(chunk, lines);
       for (const raw of lines) yield* judge(raw);
       lines.length = 0;
@@ -500,7 +500,7 @@ export async function* readSession(path: string, which: string, opts: SessionRea
   let id: string | null = null;
   if (which !== 'all') {
     // the first pass only finds the session; its warnings are reported once, by the second pass
-    const { onWarning: _reportedLater, ...firstPass } = opts;
+    const { onWarning: _reportedLater, onProgress: _shownOnce, needsBody: _wholeLater, ...firstPass } = opts;
     const [s] = await resolveSession(path, which, firstPass);
     id = s!.id;
   }
