@@ -5,7 +5,7 @@ import { openInput } from '../../transcript/read-input.js';
 import { renderTextStats, StatsBuilder, statsNeedsBody } from '../../transcript/stats.js';
 import { writeOutput } from '../../transcript/write-output.js';
 import { escapeControl } from '../../view/escape.js';
-import { progressFor } from '../progress.js';
+import { progressFor } from '../../view/progress-line.js';
 import { warn } from '../stderr.js';
 
 interface StatsCliOptions {
