@@ -303,6 +303,10 @@ function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRec
   if (end === 0 || data[end - 1] !== 0x7d) return null;
   const cut = data.indexOf(MSG_MEMBER);
   if (cut <= 0) return null;
+  // only when msg is the last member: a record may carry fields after it (other writers, hand edits)
+  let after = valueEnd(data, cut + MSG_MEMBER.length, end);
+  while (after > 0 && after < end && isSpace(data[after]!)) after++;
+  if (after !== end - 1) return null;
   let value: unknown;
   try {
     value = JSON.parse(`${data.toString('utf8', 0, cut)}}`);
@@ -310,6 +314,40 @@ function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRec
     return null;
   }
   return isLogRecord(value) && !needsBody(value) ? value : null;
+}
+
+/**
+ * Where the JSON object or array starting at `i` ends (the index after it), or -1 for anything else.
+ * Strings are skipped with indexOf, so a body's long strings cost a memchr, not a loop in JavaScript.
+ */
+function valueEnd(d: Buffer, i: number, end: number): number {
+  while (i < end && isSpace(d[i]!)) i++;
+  let depth = 0;
+  while (i < end) {
+    const c = d[i]!;
+    if (c === 0x22) {
+      let j = i + 1;
+      for (;;) {
+        j = d.indexOf(0x22, j);
+        if (j === -1 || j >= end) return -1;
+        let k = j - 1;
+        while (d[k] === 0x5c) k--;
+        if (((j - 1 - k) & 1) === 0) break; // an even run of backslashes: the quote is not escaped
+        j++;
+      }
+      i = j + 1;
+      if (depth === 0) return -1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0) return i + 1;
+      if (depth < 0) return -1;
+    } else if (depth === 0) return -1;
+    i++;
+  }
+  return -1;
 }
 
 /** One line → a record, a warning, or null for a blank line. */
@@ -488,6 +526,8 @@ export async function resolveSession(path: string, which: string, opts: ReadOpti
 }
 
 export interface SessionReadOptions extends ReadOptions {
+  /** `which` is an exact session id already resolved (by resolveSession): no pass to find it. */
+  resolved?: boolean;
   /** Lines that did not yield a record (they belong to no known session, so all of them are reported). */
   onWarning?: (w: WarningItem) => void;
 }
@@ -497,8 +537,8 @@ export interface SessionReadOptions extends ReadOptions {
  * order. Two passes over the file for a single session, so memory stays bounded.
  */
 export async function* readSession(path: string, which: string, opts: SessionReadOptions = {}): AsyncGenerator<LogRecord> {
-  let id: string | null = null;
-  if (which !== 'all') {
+  let id: string | null = which === 'all' ? null : which;
+  if (which !== 'all' && opts.resolved !== true) {
     // the first pass only finds the session; its warnings are reported once, by the second pass
     const { onWarning: _reportedLater, onProgress: _shownOnce, needsBody: _wholeLater, ...firstPass } = opts;
     const [s] = await resolveSession(path, which, firstPass);

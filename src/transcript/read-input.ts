@@ -16,6 +16,8 @@ export interface InputChoice {
   warn: (message: string) => void;
   /** Parse only the envelope of records for which this says false (see ReadOptions.needsBody). */
   needsBody?: (head: LogRecord) => boolean;
+  /** `session` is an exact id from resolveSession (no pass to find it). */
+  resolved?: boolean;
   /** Told the bytes read and records read so far (progress lines). */
   onProgress?: (bytes: number, records: number) => void;
 }
@@ -29,6 +31,7 @@ export async function openInput(choice: InputChoice): Promise<{ path: string; re
   async function* gen(): AsyncGenerator<LogRecord> {
     yield* readSession(path, choice.session ?? 'last', {
       ...(choice.needsBody ? { needsBody: choice.needsBody } : {}),
+      ...(choice.resolved ? { resolved: true } : {}),
       ...(choice.onProgress ? { onProgress: choice.onProgress } : {}),
       onWarning: (w) => {
         if (w.warning === TORN_LAST_LINE) torn = w.line;
