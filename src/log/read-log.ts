@@ -33,6 +33,8 @@ export interface ReadOptions {
   probeLines?: number;
   /** Read size. Default 256 KiB. */
   chunkBytes?: number;
+  /** Start reading at this byte offset (a line start); line numbers then count from there. Default 0. */
+  start?: number;
   /**
    * Readers that summarize (stats, check, ls) parse only a record's envelope: everything before its `msg`
    * member, which mcp-tap writes last. This says, from that envelope, which records they need whole;
@@ -229,7 +231,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
   const cap = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const probe = opts.probeLines ?? DEFAULT_PROBE_LINES;
   const fh = await openLog(path);
-  const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024 });
+  const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024, ...(opts.start ? { start: opts.start } : {}) });
   const splitter = new LogLineSplitter(cap);
   let records = 0;
   let seenLines = 0;

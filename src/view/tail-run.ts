@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { followFile } from '../log/follow.js';
+import { offsetOfLastLines } from '../log/last-lines.js';
 import { findLatestLog, isLogRecord, readRecords, readSession, resolveSession, TORN_LAST_LINE, tornLastLineWarning, type WarningItem } from '../log/read-log.js';
 import { LOG_FORMAT_VERSION, type LogRecord } from '../log/record.js';
 import { defaultLogDir } from '../log/log-path.js';
@@ -140,6 +141,15 @@ async function printTail(
   onWarning: (w: WarningItem) => void,
 ): Promise<void> {
   const filtering = isFiltering(opts.filter);
+  if (opts.lines !== undefined && opts.session !== 'all' && opts.session !== 'last') {
+    // an id or a prefix: resolved over the whole file below
+  } else if (opts.lines !== undefined) {
+    const region = await lastRecords(path, opts, prepare, (w) => io.warn(`${escapeControl(path)}: ${w.warning}${w.warning === TORN_LAST_LINE ? '' : ' (near the end)'}`));
+    if (region !== null) {
+      if (region.length) await io.write(region.join(''));
+      return;
+    }
+  }
   // with -n, only the records kept are rendered
   const ring = opts.lines !== undefined ? new Ring<() => string>(opts.lines, filtering) : null;
   const gate = new SeparatorGate();
@@ -160,6 +170,47 @@ async function printTail(
   }
 }
 
+/**
+ * `-n` without `-f` on 'last' or 'all': the outputs to print, from a region at the end of the file big
+ * enough to hold them (read backwards to find it, growing fourfold until it holds `lines` records of the
+ * chosen session or that session's start), or null when the region grew to the whole file.
+ */
+async function lastRecords(path: string, opts: TailRunOptions, prepare: (r: LogRecord) => (() => string) | null, warn: (w: WarningItem) => void): Promise<string[] | null> {
+  const start = await historyStart(path, opts, prepare, warn);
+  if (start === null) return null;
+  return start.outputs;
+}
+
+/** The offset where enough history for `opts.lines` begins, and that history; null when it is the whole file. */
+async function historyStart(
+  path: string,
+  opts: TailRunOptions,
+  prepare: (r: LogRecord) => (() => string) | null,
+  warn?: (w: WarningItem) => void,
+): Promise<{ offset: number; outputs: string[] } | null> {
+  const wanted = opts.lines ?? 20;
+  const choice: SessionChoice = opts.session === 'all' ? { kind: 'all' } : { kind: 'last' };
+  for (let lines = wanted * 2 + 16; ; lines *= 4) {
+    const offset = await offsetOfLastLines(path, lines);
+    if (offset === 0) return null;
+    const selector = new FollowSelector(choice, wanted, opts.json, isFiltering(opts.filter));
+    let items = 0;
+    const warnings: WarningItem[] = [];
+    for await (const item of readRecords(path, { start: offset })) {
+      if (!('record' in item)) {
+        warnings.push(item);
+        continue;
+      }
+      items++;
+      selector.add(item.record, prepare(item.record));
+    }
+    if (items > 0 && selector.historyComplete()) {
+      for (const w of warnings) warn?.(w);
+      return { offset, outputs: selector.caughtUp() };
+    }
+  }
+}
+
 /** With --follow: the last records of the chosen session(s), then everything appended, across truncation and rotation. */
 async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepare: (r: LogRecord) => (() => string) | null): Promise<void> {
   let choice: SessionChoice;
@@ -171,13 +222,15 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
   }
   await probeLog(path);
   const filtering = isFiltering(opts.filter);
+  // start near the end when the history fits there (the region is read twice: found, then followed)
+  const startAt = choice.kind === 'id' ? null : await historyStart(path, opts, prepare);
   const selector = new FollowSelector(choice, opts.lines ?? 20, opts.json, filtering);
   const gate = new SeparatorGate();
   let lineNo = 0;
   let warnings = 0;
   const name = escapeControl(path);
   await followFile(
-    { path, signal: io.signal, pollMs: opts.pollMs },
+    { path, signal: io.signal, pollMs: opts.pollMs, ...(startAt !== null ? { startAt: startAt.offset } : {}) },
     {
       line: (text) => {
         lineNo++;
