@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { followFile } from '../log/follow.js';
 import { offsetOfLastLines } from '../log/last-lines.js';
+import { lineNeedsBody } from './tail-body.js';
 import { findLatestLog, isLogRecord, readRecords, readSession, resolveSession, TORN_LAST_LINE, tornLastLineWarning, type WarningItem } from '../log/read-log.js';
 import { LOG_FORMAT_VERSION, type LogRecord } from '../log/record.js';
 import { defaultLogDir } from '../log/log-path.js';
@@ -153,7 +154,8 @@ async function printTail(
   // with -n, only the records kept are rendered
   const ring = opts.lines !== undefined ? new Ring<() => string>(opts.lines, filtering) : null;
   const gate = new SeparatorGate();
-  for await (const r of readSession(path, opts.session, { onWarning })) {
+  const needsBody = bodyRule(opts);
+  for await (const r of readSession(path, opts.session, { onWarning, ...(needsBody ? { needsBody } : {}) })) {
     if (io.signal?.aborted) return;
     const later = prepare(r);
     if (later === null) continue;
@@ -196,7 +198,8 @@ async function historyStart(
     const selector = new FollowSelector(choice, wanted, opts.json, isFiltering(opts.filter));
     let items = 0;
     const warnings: WarningItem[] = [];
-    for await (const item of readRecords(path, { start: offset })) {
+    const needsBody = bodyRule(opts);
+    for await (const item of readRecords(path, { start: offset, ...(needsBody ? { needsBody } : {}) })) {
       if (!('record' in item)) {
         warnings.push(item);
         continue;
@@ -263,6 +266,11 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
       },
     },
   );
+}
+
+/** The one-line view reads bodies only where the line shows them; --full, --json and --grep need every body. */
+function bodyRule(opts: TailRunOptions): ((head: LogRecord) => boolean) | undefined {
+  return opts.full || opts.json || opts.filter.grep !== undefined ? undefined : lineNeedsBody;
 }
 
 /** True when some filter is set (then sessions with nothing to show leave no separators). */
