@@ -41,6 +41,11 @@ export interface ReadOptions {
    * the others come without `msg` (and their body is not checked to be JSON). Default: every record whole.
    */
   needsBody?: (head: LogRecord) => boolean;
+  /**
+   * Only which session each record belongs to (resolving 'last' or an id prefix): records then carry a
+   * real `session` and nothing else of use, taken from the line without parsing it where it can be.
+   */
+  sessionsOnly?: boolean;
   /** Told the bytes read and records yielded so far, after every chunk (progress lines). */
   onProgress?: (bytes: number, records: number) => void;
 }
@@ -244,7 +249,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
     new LogNotUsable(`${path} is not an mcp-tap log (first line: ${firstLine ?? ''})`, path, 'not-a-log');
 
   function* judge(raw: RawLine): Generator<ReadItem> {
-    const item = classify(raw, cap, opts.needsBody);
+    const item = (opts.sessionsOnly === true ? sessionItem(raw) : null) ?? classify(raw, cap, opts.needsBody);
     if (item === null) return; // blank line
     seenLines++;
     if (firstLine === null) firstLine = preview('data' in raw ? raw.data.subarray(0, HEAD_BYTES) : raw.head);
@@ -293,6 +298,24 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
 }
 
 const MSG_MEMBER = Buffer.from(',"msg":');
+const SESSION_MEMBER = Buffer.from(',"session":"');
+
+/** A stand-in record with only the session of an mcp-tap record line (`,"session":"<id without escapes>"` near its start), or null. */
+function sessionItem(raw: RawLine): RecordItem | null {
+  if (!('data' in raw) || !raw.complete) return null;
+  const d = raw.data;
+  if (d[0] !== 0x7b) return null;
+  let end = d.length;
+  if (end > 0 && d[end - 1] === 0x0d) end--;
+  if (d[end - 1] !== 0x7d) return null;
+  const at = d.subarray(0, Math.min(end, 200)).indexOf(SESSION_MEMBER);
+  if (at === -1) return null;
+  const from = at + SESSION_MEMBER.length;
+  const close = d.indexOf(0x22, from);
+  if (close === -1 || close > from + 200 || d.subarray(from, close).includes(0x5c)) return null;
+  const session = d.toString('utf8', from, close);
+  return { record: { v: 0, time: 0, session, seq: 0, from: 'proxy', kind: 'event' }, line: raw.line };
+}
 
 /**
  * The record without its body when the envelope alone will do: the text before `,"msg":` closed with `}`.
@@ -507,12 +530,19 @@ function addToSummary(s: SessionSummary, r: LogRecord, line: number): void {
   }
 }
 
+/** The session ids of the log, in the order they first appear (one cheap pass: no record is parsed whole). */
+async function listSessionIds(path: string, opts: ReadOptions): Promise<Array<{ id: string }>> {
+  const ids = new Set<string>();
+  for await (const item of readRecords(path, { ...opts, sessionsOnly: true, needsBody: noBody })) if ('record' in item) ids.add(item.record.session);
+  return [...ids].map((id) => ({ id }));
+}
+
 /**
  * Which session `which` names: 'all', 'last' (the session that started last in the file), an id, or
  * a unique prefix of one. Throws LogNotUsable listing the sessions when it names none.
  */
-export async function resolveSession(path: string, which: string, opts: ReadOptions = {}): Promise<SessionSummary[]> {
-  const sessions = await listSessions(path, opts);
+export async function resolveSession(path: string, which: string, opts: ReadOptions = {}): Promise<Array<{ id: string }>> {
+  const sessions = await listSessionIds(path, opts);
   if (which === 'all') return sessions;
   if (sessions.length === 0) throw new LogNotUsable(`no sessions in ${path}`, path, 'no-session');
   if (which === 'last') return [sessions.at(-1)!];
