@@ -107,7 +107,6 @@ async function main() {
       ['ls', () => measure(tap('ls', '--dir', dir))],
       ['export (Markdown)', () => measure(tap('export', log, '-o', join(dir, 'out.md')))],
       ['export --format html', () => measure(tap('export', '--format', 'html', log, '-o', join(dir, 'out.html')))],
-      ['export --format jsonl', () => measure(tap('export', '--format', 'jsonl', log, '-o', join(dir, 'out.jsonl')))],
       ['pino-pretty', () => measure([process.execPath, PINO], { input: log })],
       ...(jq ? [['jq -c .method', () => measure([jq, '-c', '.method', log])]] : []),
     ];
