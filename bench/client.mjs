@@ -270,6 +270,7 @@ async function main() {
       lat.sort((a, b) => a - b);
       result.p50us = quantile(lat, 0.5) * 1000;
       result.p99us = quantile(lat, 0.99) * 1000;
+      result.p999us = quantile(lat, 0.999) * 1000;
     }
   } else if (workload === 'stream') {
     let notes = 0;

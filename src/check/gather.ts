@@ -94,6 +94,16 @@ const LISTINGS: Record<string, { field: string; key: string; slot: 'tools' | 're
   'prompts/list': { field: 'prompts', key: 'name', slot: 'prompts' },
 };
 
+/**
+ * Which records the gatherer needs whole (see ReadOptions.needsBody): batches, error answers, listing
+ * requests (their cursor) and the answers to listings and initialize. The rest are read as envelopes.
+ */
+export function gatherNeedsBody(head: LogRecord): boolean {
+  if (head.kind === 'batch' || head.kind === 'error') return true;
+  if (head.kind !== 'request' && head.kind !== 'response') return false;
+  return head.method === 'initialize' || (typeof head.method === 'string' && Object.hasOwn(LISTINGS, head.method));
+}
+
 /** Events after which the server's exit is expected: the client (or a signal) ended the session. */
 const SHUTDOWN_EVENTS = new Set(['stdin-closed', 'signal', 'kill', 'host-gone']);
 
@@ -108,6 +118,8 @@ export class SessionGatherer {
   private firstTime?: number;
   private lastTime?: number;
   private lifecycleSeen = false;
+  /** One copy of each method and target string (every record's parse makes its own). */
+  private readonly names = new Map<string, string>();
 
   constructor(path: string, session: string) {
     this.facts = {
@@ -169,6 +181,13 @@ export class SessionGatherer {
     return f;
   }
 
+  private intern(s: string): string {
+    const known = this.names.get(s);
+    if (known !== undefined) return known;
+    if (this.names.size < 10_000) this.names.set(s, s);
+    return s;
+  }
+
   private notesOf(notes: unknown, r: LogRecord, at: Located): void {
     if (!Array.isArray(notes)) return;
     for (const n of notes) {
@@ -189,11 +208,12 @@ export class SessionGatherer {
     if (typeof method !== 'string') return;
     const params = isObj(msg) ? msg['params'] : undefined;
     const q: RequestFact = {
-      ...at,
+      seq: at.seq,
+      line: at.line,
       from: r.from,
       id: (id ?? null) as JsonRpcId,
-      method,
-      ...(typeof target === 'string' ? { target } : {}),
+      method: this.intern(method),
+      ...(typeof target === 'string' ? { target: this.intern(target) } : {}),
       inBatch,
       cursor: isObj(params) && params['cursor'] !== undefined,
       cancelled: false,
@@ -218,7 +238,7 @@ export class SessionGatherer {
     const candidates = (this.bySeq.get(reqSeq) ?? []).filter((q) => q.from !== r.from && !q.answer);
     const q = candidates.find((c) => sameId(c.id, id as JsonRpcId)) ?? candidates[0];
     if (!q) return;
-    const a: AnswerFact = { ...at, kind, isError };
+    const a: AnswerFact = { seq: at.seq, line: at.line, kind, isError };
     if (typeof ms === 'number' && Number.isFinite(ms)) a.ms = ms;
     if (kind === 'error' && isObj(msg) && isObj(msg['error'])) {
       const e = msg['error'];
@@ -228,6 +248,8 @@ export class SessionGatherer {
       };
     }
     q.answer = a;
+    // a seq whose requests are all answered is looked up no more (a late cancel changes no status)
+    if ((this.bySeq.get(reqSeq) ?? []).every((x) => x.answer !== undefined)) this.bySeq.delete(reqSeq);
     if (kind === 'response' && isObj(msg)) this.result(q, msg['result'], at, r.truncated === true);
   }
 

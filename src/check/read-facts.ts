@@ -3,7 +3,7 @@
  * process that wrote it) and streams its records, with their line numbers, through read-log.ts.
  */
 import { readRecords, resolveSession, TORN_LAST_LINE } from '../log/read-log.js';
-import { SessionGatherer, type SessionFacts } from './gather.js';
+import { gatherNeedsBody, SessionGatherer, type SessionFacts } from './gather.js';
 
 /** Which session to read. */
 export interface FactsChoice {
@@ -13,12 +13,14 @@ export interface FactsChoice {
   tapPid?: number;
   /** Told once about lines that are not records (a torn last line is not worth a word). */
   warn?: (message: string) => void;
+  /** Told the bytes and records read so far (progress lines). */
+  onProgress?: (bytes: number, records: number) => void;
 }
 
 /** The id of the last session started by the mcp-tap process `pid`, or undefined. */
 async function sessionOfPid(path: string, pid: number): Promise<string | undefined> {
   let found: string | undefined;
-  for await (const item of readRecords(path)) {
+  for await (const item of readRecords(path, { needsBody: () => false })) {
     if (!('record' in item)) continue;
     const r = item.record;
     if (r.kind === 'event' && r.event === 'start' && r['pid'] === pid) found = r.session;
@@ -36,7 +38,7 @@ export async function readFacts(path: string, choice: FactsChoice = {}): Promise
   const g = new SessionGatherer(path, id);
   let skipped = 0;
   let firstWhy = '';
-  for await (const item of readRecords(path)) {
+  for await (const item of readRecords(path, { needsBody: gatherNeedsBody, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
     if ('record' in item) {
       if (item.record.session === id) g.add(item);
       continue;

@@ -12,6 +12,7 @@ import { makeDirSync } from '../log/make-dir.js';
 import { findLatestLog, LogNotUsable } from '../log/read-log.js';
 import { deriveServerName } from '../log/log-path.js';
 import { VERSION } from '../version.js';
+import { progressFor } from '../view/progress-line.js';
 import { loadAjvValidator } from './ajv-validator.js';
 import type { CheckPlan } from './check-options.js';
 import { evaluate } from './evaluate.js';
@@ -36,7 +37,13 @@ async function ensureWritable(path: string): Promise<void> {
 /** check on a log file already written. */
 export async function checkLog(plan: CheckPlan, warn: (m: string) => void): Promise<CheckReport> {
   const path = plan.file ?? (await findLatestLog());
-  const facts = await readFacts(path, { session: plan.session, warn });
+  const progress = progressFor(path);
+  let facts: SessionFacts;
+  try {
+    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update });
+  } finally {
+    progress.done();
+  }
   return evaluate(facts, { failOn: plan.failOn, assertions: plan.assertions, validator: await loadAjvValidator() });
 }
 

@@ -35,6 +35,8 @@ export interface FollowOptions {
   watch?: boolean;
   /** Stop at the first end of file instead of waiting for more (plain `tail` without -f). */
   once?: boolean;
+  /** Start reading the file first opened at this byte offset (a line start) instead of 0. */
+  startAt?: number;
   /** Highest rotated copy (path.N) looked at when the file was rotated several times between two rounds. Default 100. */
   maxRotated?: number;
 }
@@ -99,7 +101,9 @@ class Follower {
 
   private async openPath(): Promise<void> {
     const fh = await open(this.opts.path, 'r');
-    await this.adopt(fh, await fh.stat());
+    const st = await fh.stat();
+    await this.adopt(fh, st);
+    if (this.opts.startAt !== undefined && this.opts.startAt <= st.size) this.pos = this.opts.startAt;
     this.arm();
   }
 

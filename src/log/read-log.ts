@@ -7,7 +7,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
-import { isRefusedProbeAnswer } from '../protocol/probe.js';
+import { isRefusedProbeAnswer, mayBeRefusedProbe } from '../protocol/probe.js';
 import { escapeControl } from '../view/escape.js';
 import { describeFsError } from './file-sink.js';
 import { defaultLogDir } from './log-path.js';
@@ -34,6 +34,21 @@ export interface ReadOptions {
   probeLines?: number;
   /** Read size. Default 256 KiB. */
   chunkBytes?: number;
+  /** Start reading at this byte offset (a line start); line numbers then count from there. Default 0. */
+  start?: number;
+  /**
+   * Readers that summarize (stats, check, ls) parse only a record's envelope: everything before its `msg`
+   * member, which mcp-tap writes last. This says, from that envelope, which records they need whole;
+   * the others come without `msg` (and their body is not checked to be JSON). Default: every record whole.
+   */
+  needsBody?: (head: LogRecord) => boolean;
+  /**
+   * Only which session each record belongs to (resolving 'last' or an id prefix): records then carry a
+   * real `session` and nothing else of use, taken from the line without parsing it where it can be.
+   */
+  sessionsOnly?: boolean;
+  /** Told the bytes read and records yielded so far, after every chunk (progress lines). */
+  onProgress?: (bytes: number, records: number) => void;
 }
 
 /** Why a log file cannot be read at all. */
@@ -129,12 +144,10 @@ class LogLineSplitter {
 
   private take(chunk: Buffer, start: number, end: number): void {
     this.bytes += end - start;
-    if (this.headLen < HEAD_BYTES) {
-      const h = chunk.subarray(start, Math.min(end, start + HEAD_BYTES - this.headLen));
-      this.head.push(Buffer.from(h));
-      this.headLen += h.length;
+    if (this.mode !== 'hold') {
+      this.keepHead(chunk, start, end);
+      return;
     }
-    if (this.mode !== 'hold') return;
     if (!this.sawContent) {
       let i = start;
       while (i < end && isSpace(chunk[i]!)) i++;
@@ -142,12 +155,14 @@ class LogLineSplitter {
         this.sawContent = true;
         if (chunk[i] !== 0x7b) {
           this.drop('foreign');
+          this.keepHead(chunk, start, end);
           return;
         }
       }
     }
     if (this.held + (end - start) > this.cap) {
       this.drop('long');
+      this.keepHead(chunk, start, end);
       return;
     }
     // a view, not a copy: the read stream hands out a fresh buffer per chunk
@@ -155,8 +170,23 @@ class LogLineSplitter {
     this.held += end - start;
   }
 
+  /** The first HEAD_BYTES of a line that is not kept whole (copied: the chunk is let go). */
+  private keepHead(chunk: Buffer, start: number, end: number): void {
+    if (this.headLen >= HEAD_BYTES) return;
+    const h = chunk.subarray(start, Math.min(end, start + HEAD_BYTES - this.headLen));
+    this.head.push(Buffer.from(h));
+    this.headLen += h.length;
+  }
+
   private drop(mode: 'long' | 'foreign'): void {
     this.mode = mode;
+    // the line's start, from the views held so far (a line held whole needs no copy of its head)
+    for (const p of this.parts) {
+      if (this.headLen >= HEAD_BYTES) break;
+      const h = p.subarray(0, HEAD_BYTES - this.headLen);
+      this.head.push(Buffer.from(h));
+      this.headLen += h.length;
+    }
     this.parts = [];
     this.held = 0;
   }
@@ -207,7 +237,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
   const cap = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const probe = opts.probeLines ?? DEFAULT_PROBE_LINES;
   const fh = await openLog(path);
-  const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024 });
+  const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024, ...(opts.start ? { start: opts.start } : {}) });
   const splitter = new LogLineSplitter(cap);
   let records = 0;
   let seenLines = 0;
@@ -220,7 +250,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
     new LogNotUsable(`${path} is not an mcp-tap log (first line: ${firstLine ?? ''})`, path, 'not-a-log');
 
   function* judge(raw: RawLine): Generator<ReadItem> {
-    const item = classify(raw, cap);
+    const item = (opts.sessionsOnly === true ? sessionItem(raw) : null) ?? classify(raw, cap, opts.needsBody);
     if (item === null) return; // blank line
     seenLines++;
     if (firstLine === null) firstLine = preview('data' in raw ? raw.data.subarray(0, HEAD_BYTES) : raw.head);
@@ -244,7 +274,10 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
 
   try {
     const lines: RawLine[] = [];
+    let read = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      read += chunk.length;
+      opts.onProgress?.(read, records);
       splitter.push(chunk, lines);
       for (const raw of lines) yield* judge(raw);
       lines.length = 0;
@@ -265,9 +298,91 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
   }
 }
 
+const MSG_MEMBER = Buffer.from(',"msg":');
+const SESSION_MEMBER = Buffer.from(',"session":"');
+
+/** A stand-in record with only the session of an mcp-tap record line (`,"session":"<id without escapes>"` near its start), or null. */
+function sessionItem(raw: RawLine): RecordItem | null {
+  if (!('data' in raw) || !raw.complete) return null;
+  const d = raw.data;
+  if (d[0] !== 0x7b) return null;
+  let end = d.length;
+  if (end > 0 && d[end - 1] === 0x0d) end--;
+  if (d[end - 1] !== 0x7d) return null;
+  const at = d.subarray(0, Math.min(end, 200)).indexOf(SESSION_MEMBER);
+  if (at === -1) return null;
+  const from = at + SESSION_MEMBER.length;
+  const close = d.indexOf(0x22, from);
+  if (close === -1 || close > from + 200 || d.subarray(from, close).includes(0x5c)) return null;
+  const session = d.toString('utf8', from, close);
+  return { record: { v: 0, time: 0, session, seq: 0, from: 'proxy', kind: 'event' }, line: raw.line };
+}
+
+/**
+ * The record without its body when the envelope alone will do: the text before `,"msg":` closed with `}`.
+ * That byte sequence cannot occur inside a JSON string (its quote is unescaped), and the cut parses only
+ * when it is at the record's top level; anything else falls back to the whole line.
+ */
+function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRecord | null {
+  let end = data.length;
+  if (end > 0 && data[end - 1] === 0x0d) end--;
+  if (end === 0 || data[end - 1] !== 0x7d) return null;
+  const cut = data.indexOf(MSG_MEMBER);
+  if (cut <= 0) return null;
+  // only when msg is the last member: a record may carry fields after it (other writers, hand edits)
+  let after = valueEnd(data, cut + MSG_MEMBER.length, end);
+  while (after > 0 && after < end && isSpace(data[after]!)) after++;
+  if (after !== end - 1) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(`${data.toString('utf8', 0, cut)}}`);
+  } catch {
+    return null;
+  }
+  return isLogRecord(value) && !needsBody(value) ? value : null;
+}
+
+/**
+ * Where the JSON object or array starting at `i` ends (the index after it), or -1 for anything else.
+ * Strings are skipped with indexOf, so a body's long strings cost a memchr, not a loop in JavaScript.
+ */
+function valueEnd(d: Buffer, i: number, end: number): number {
+  while (i < end && isSpace(d[i]!)) i++;
+  let depth = 0;
+  while (i < end) {
+    const c = d[i]!;
+    if (c === 0x22) {
+      let j = i + 1;
+      for (;;) {
+        j = d.indexOf(0x22, j);
+        if (j === -1 || j >= end) return -1;
+        let k = j - 1;
+        while (d[k] === 0x5c) k--;
+        if (((j - 1 - k) & 1) === 0) break; // an even run of backslashes: the quote is not escaped
+        j++;
+      }
+      i = j + 1;
+      if (depth === 0) return -1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0) return i + 1;
+      if (depth < 0) return -1;
+    } else if (depth === 0) return -1;
+    i++;
+  }
+  return -1;
+}
+
 /** One line → a record, a warning, or null for a blank line. */
-function classify(raw: RawLine, cap: number): ReadItem | null {
+function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord) => boolean): ReadItem | null {
   const line = raw.line;
+  if (needsBody !== undefined && 'data' in raw && raw.complete) {
+    const head = headOnly(raw.data, needsBody);
+    if (head !== null) return { record: head, line };
+  }
   if ('reason' in raw) {
     if (raw.reason === 'long') {
       return { warning: `line of ${raw.bytes} bytes is longer than the ${cap}-byte limit; skipped`, line };
@@ -329,6 +444,8 @@ export interface SessionSummary {
 
 const MESSAGE_KINDS = new Set(['request', 'response', 'error', 'notification', 'batch', 'invalid']);
 
+const noBody = (): boolean => false;
+
 export interface ListOptions extends ReadOptions {
   /** Lines that did not yield a record (the torn last line of a live log among them). */
   onWarning?: (w: WarningItem) => void;
@@ -337,7 +454,7 @@ export interface ListOptions extends ReadOptions {
 /** One pass over the log: a summary per session, in the order the sessions first appear. Keeps no records. */
 export async function listSessions(path: string, opts: ListOptions = {}): Promise<SessionSummary[]> {
   const sessions = new Map<string, SessionSummary>();
-  for await (const item of readRecords(path, opts)) {
+  for await (const item of readRecords(path, { needsBody: mayBeRefusedProbe, ...opts })) {
     if (!('record' in item)) {
       opts.onWarning?.(item);
       continue;
@@ -414,12 +531,19 @@ function addToSummary(s: SessionSummary, r: LogRecord, line: number): void {
   }
 }
 
+/** The session ids of the log, in the order they first appear (one cheap pass: no record is parsed whole). */
+async function listSessionIds(path: string, opts: ReadOptions): Promise<Array<{ id: string }>> {
+  const ids = new Set<string>();
+  for await (const item of readRecords(path, { ...opts, sessionsOnly: true, needsBody: noBody })) if ('record' in item) ids.add(item.record.session);
+  return [...ids].map((id) => ({ id }));
+}
+
 /**
  * Which session `which` names: 'all', 'last' (the session that started last in the file), an id, or
  * a unique prefix of one. Throws LogNotUsable listing the sessions when it names none.
  */
-export async function resolveSession(path: string, which: string, opts: ReadOptions = {}): Promise<SessionSummary[]> {
-  const sessions = await listSessions(path, opts);
+export async function resolveSession(path: string, which: string, opts: ReadOptions = {}): Promise<Array<{ id: string }>> {
+  const sessions = await listSessionIds(path, opts);
   if (which === 'all') return sessions;
   if (sessions.length === 0) throw new LogNotUsable(`no sessions in ${path}`, path, 'no-session');
   if (which === 'last') return [sessions.at(-1)!];
@@ -435,6 +559,8 @@ export async function resolveSession(path: string, which: string, opts: ReadOpti
 }
 
 export interface SessionReadOptions extends ReadOptions {
+  /** `which` is an exact session id already resolved (by resolveSession): no pass to find it. */
+  resolved?: boolean;
   /** Lines that did not yield a record (they belong to no known session, so all of them are reported). */
   onWarning?: (w: WarningItem) => void;
 }
@@ -444,10 +570,10 @@ export interface SessionReadOptions extends ReadOptions {
  * order. Two passes over the file for a single session, so memory stays bounded.
  */
 export async function* readSession(path: string, which: string, opts: SessionReadOptions = {}): AsyncGenerator<LogRecord> {
-  let id: string | null = null;
-  if (which !== 'all') {
+  let id: string | null = which === 'all' ? null : which;
+  if (which !== 'all' && opts.resolved !== true) {
     // the first pass only finds the session; its warnings are reported once, by the second pass
-    const { onWarning: _reportedLater, ...firstPass } = opts;
+    const { onWarning: _reportedLater, onProgress: _shownOnce, needsBody: _wholeLater, ...firstPass } = opts;
     const [s] = await resolveSession(path, which, firstPass);
     id = s!.id;
   }

@@ -31,3 +31,8 @@ export function isRefusedProbeAnswer(r: { kind?: unknown; from?: unknown; method
   // the answer comes from the server; the probe (its request) from the client
   return r.kind === 'error' && r.from === 'server' && isRefusedProbe(r.method, 'client', errorCodeOf(msg));
 }
+
+/** For readers that parse only envelopes: a record whose body tells a refused probe from a failed call. */
+export function mayBeRefusedProbe(head: { kind?: unknown; method?: unknown }): boolean {
+  return head.kind === 'error' && head.method === PROBE_METHOD;
+}

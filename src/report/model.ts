@@ -150,9 +150,11 @@ function settle(bar: Bar, a: AnswerLike): void {
   if (a.cancelled) bar.outcome = 'cancelled';
 }
 
-/** One session's records (in log order) → the waterfall model. */
-export function buildSessionModel(records: readonly LogRecord[]): SessionModel {
-  const summary = summarizeSession(records);
+/**
+ * One session's records (in log order) → the waterfall model. `summary`: the whole session's, when the
+ * records are a sample of it (src/transcript/sampling.ts).
+ */
+export function buildSessionModel(records: readonly LogRecord[], summary: SessionSummary = summarizeSession(records)): SessionModel {
   const origin = summary.header.start;
   const off = (t: unknown) => round3((typeof t === 'number' && Number.isFinite(t) ? t : origin) - origin);
   let duration = Math.max(0, summary.header.durationMs);

@@ -5,6 +5,7 @@
  * never one huge string on the way to the file.
  */
 import type { LogRecord } from '../log/record.js';
+import { sampleNotice, type SessionPlan } from '../transcript/sampling.js';
 import { groupSessions } from '../transcript/summary.js';
 import { renderHeaderHtml } from './header-html.js';
 import { buildSessionModel, type Bar, type SessionModel, type Tick } from './model.js';
@@ -20,6 +21,8 @@ export interface ReportOptions {
   exporterVersion: string;
   /** Body size limits (see rows.ts). */
   limits?: Partial<BodyLimits>;
+  /** Long sessions shown in part: their whole-session summaries and how they were sampled. */
+  plans?: readonly SessionPlan[];
 }
 
 /** Rows per chunk of output. */
@@ -79,7 +82,7 @@ const FILTERS = `<div class="filters">
 <span class="count" id="f-count"></span>
 </div>`;
 
-function pageTop(models: readonly SessionModel[], opts: ReportOptions): string {
+function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: ReadonlyArray<string | undefined>): string {
   const name = models.length === 1 ? models[0]!.name : `${models.length} sessions`;
   const title = models.length <= 1 ? `MCP session <code>${escapeHtml(visibleText(name))}</code>` : `MCP sessions (${models.length})`;
   const notice = opts.redacted
@@ -96,7 +99,7 @@ function pageTop(models: readonly SessionModel[], opts: ReportOptions): string {
       (m, i) =>
         `<section class="card session-head" data-session="${i}"${i > 0 ? ' hidden' : ''}>${
           models.length > 1 ? `<div class="card-head"><h2>Session ${i + 1} of ${models.length}: <code>${escapeHtml(visibleText(m.name))}</code></h2></div>` : ''
-        }${renderHeaderHtml(m.summary)}</section>`,
+        }${renderHeaderHtml(m.summary)}${notices[i] !== undefined ? `<p class="notice">${escapeHtml(notices[i]!)}</p>` : ''}</section>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -150,8 +153,14 @@ function* sessionChunks(m: SessionModel, limits: BodyLimits, meter: BodyMeter): 
 export function* reportChunks(records: readonly LogRecord[], opts: ReportOptions): Generator<string> {
   const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...opts.limits };
   const meter: BodyMeter = { used: 0, shortened: 0 };
-  const models = groupSessions(records).map((recs) => buildSessionModel(recs));
-  yield pageTop(models, opts);
+  const plans = opts.plans ?? [];
+  const notices: Array<string | undefined> = [];
+  const models = groupSessions(records).map((recs) => {
+    const plan = plans.find((p) => p.session === recs[0]?.session);
+    notices.push(plan ? sampleNotice(plan, recs.length) : undefined);
+    return buildSessionModel(recs, plan?.summary);
+  });
+  yield pageTop(models, opts, notices);
   yield `{"version":${jsonForScript(opts.exporterVersion)},"redacted":${opts.redacted},"sessions":[`;
   for (let i = 0; i < models.length; i++) {
     if (i > 0) yield ',';

@@ -11,6 +11,7 @@ import { code, fence, html, prose, visibleJson } from './md-escape.js';
 import { headerRows, type HeaderStyle } from './header-rows.js';
 import { saneRecord } from './sane-record.js';
 import { cutText, shortenJson } from './shorten-body.js';
+import { sampleNotice, type SessionPlan } from './sampling.js';
 import { groupSessions, summarizeSession, type SessionSummary } from './summary.js';
 
 export interface MarkdownOptions {
@@ -22,12 +23,17 @@ export interface MarkdownOptions {
   maxBody?: number;
   /** At most this many stderr lines are shown, first and last halves (default 400). */
   maxStderrLines?: number;
+  /**
+   * Long sessions shown in part (src/transcript/sampling.ts): per session id, its whole-session summary
+   * and how it was sampled. Sessions not listed are summarized from the records given.
+   */
+  plans?: readonly SessionPlan[];
 }
 
 export const DEFAULT_MAX_BODY = 4000;
 export const DEFAULT_MAX_STDERR_LINES = 400;
 
-type Ctx = Required<MarkdownOptions> & { h: string; start: number; cancelled: Set<number> };
+type Ctx = Required<Omit<MarkdownOptions, 'plans'>> & { h: string; start: number; cancelled: Set<number> };
 
 function dir(from: string): string {
   return from === 'client' ? 'client → server' : from === 'server' ? 'server → client' : 'mcp-tap';
@@ -270,9 +276,9 @@ function renderEvent(r: LogRecord, ctx: Ctx, out: string[]): void {
   out.push(`${code(formatOffset(r.time - ctx.start))} *#${r.seq} · ${describeEvent(r)}*`, '');
 }
 
-function renderStderr(lines: readonly LogRecord[], ctx: Ctx, out: string[]): void {
+function renderStderr(lines: readonly LogRecord[], total: number, ctx: Ctx, out: string[]): void {
   out.push(`${ctx.h}# Server stderr`, '');
-  if (lines.length === 0) {
+  if (total === 0) {
     out.push('The server wrote nothing to stderr.', '');
     return;
   }
@@ -282,12 +288,14 @@ function renderStderr(lines: readonly LogRecord[], ctx: Ctx, out: string[]): voi
     const half = Math.floor(ctx.maxStderrLines / 2);
     shown = [...lines.slice(0, half).map(fmt), `… [${lines.length - 2 * half} lines left out] …`, ...lines.slice(lines.length - half).map(fmt)];
   } else shown = lines.map(fmt);
-  out.push(`${lines.length} line${lines.length === 1 ? '' : 's'}, with the time since the session started.`, '', fence(shown.join('\n'), 'text'), '');
+  const sampled = total > lines.length ? ` (${lines.length} of them here, with the rest of the sample)` : '';
+  out.push(`${total} line${total === 1 ? '' : 's'}${sampled}, with the time since the session started.`, '', fence(shown.join('\n'), 'text'), '');
 }
 
 /** One session, a piece at a time (each entry flushed as it is rendered, so the output is never one huge array). */
-function* renderSession(records: readonly LogRecord[], opts: Required<MarkdownOptions>, h: string, title: string, out: string[]): Generator<string> {
-  const summary = summarizeSession(records);
+function* renderSession(records: readonly LogRecord[], opts: Opts, h: string, title: string, out: string[]): Generator<string> {
+  const plan = opts.plans.find((p) => p.session === records[0]?.session);
+  const summary = plan?.summary ?? summarizeSession(records);
   const ctx: Ctx = {
     ...opts,
     h,
@@ -299,6 +307,8 @@ function* renderSession(records: readonly LogRecord[], opts: Required<MarkdownOp
   renderSummary(summary, ctx, out);
   const conv = buildConversation(records);
   out.push(`${h}# Conversation`, '');
+  const notice = plan ? sampleNotice(plan, records.length) : undefined;
+  if (notice !== undefined) out.push('> [!NOTE]', `> ${notice}`, '');
   if (conv.entries.length === 0) out.push('No messages were exchanged.', '');
   for (const e of conv.entries) {
     if (e.type === 'exchange') renderExchange(e, ctx, out);
@@ -306,7 +316,7 @@ function* renderSession(records: readonly LogRecord[], opts: Required<MarkdownOp
     else renderEvent(e.record, ctx, out);
     yield* flush(out);
   }
-  renderStderr(conv.stderr, ctx, out);
+  renderStderr(conv.stderr, Math.max(conv.stderr.length, summary.kinds.stderr), ctx, out);
   yield* flush(out);
 }
 
@@ -321,11 +331,14 @@ function sessionName(records: readonly LogRecord[]): string {
   return 'unnamed server';
 }
 
+type Opts = Required<Omit<MarkdownOptions, 'plans'>> & { plans: readonly SessionPlan[] };
+
 function* chunks(records: readonly LogRecord[], options: MarkdownOptions): Generator<string> {
-  const opts: Required<MarkdownOptions> = {
+  const opts: Opts = {
     maxBody: DEFAULT_MAX_BODY,
     maxStderrLines: DEFAULT_MAX_STDERR_LINES,
     ...options,
+    plans: options.plans ?? [],
   };
   const sessions = groupSessions(records.map(saneRecord));
   const out: string[] = [];

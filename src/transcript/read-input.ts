@@ -14,6 +14,12 @@ export interface InputChoice {
   session?: string;
   /** Told once about skipped lines, and once about a torn last line. */
   warn: (message: string) => void;
+  /** Parse only the envelope of records for which this says false (see ReadOptions.needsBody). */
+  needsBody?: (head: LogRecord) => boolean;
+  /** `session` is an exact id from resolveSession (no pass to find it). */
+  resolved?: boolean;
+  /** Told the bytes read and records read so far (progress lines). */
+  onProgress?: (bytes: number, records: number) => void;
 }
 
 /** The path actually read (for messages) and its records, in file order. */
@@ -24,6 +30,9 @@ export async function openInput(choice: InputChoice): Promise<{ path: string; re
   let torn: number | null = null;
   async function* gen(): AsyncGenerator<LogRecord> {
     yield* readSession(path, choice.session ?? 'last', {
+      ...(choice.needsBody ? { needsBody: choice.needsBody } : {}),
+      ...(choice.resolved ? { resolved: true } : {}),
+      ...(choice.onProgress ? { onProgress: choice.onProgress } : {}),
       onWarning: (w) => {
         if (w.warning === TORN_LAST_LINE) torn = w.line;
         else if (skipped++ === 0) firstWhy = `line ${w.line}: ${w.warning}`;

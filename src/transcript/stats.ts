@@ -9,7 +9,7 @@ import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import type { LogRecord, PendingRequest } from '../log/record.js';
 import { formatBytes, formatMs } from './format.js';
 import { saneRecord } from './sane-record.js';
-import { groupSessions, summarizeSession } from './summary.js';
+import { SummaryBuilder, summaryNeedsBody } from './summary.js';
 
 /** Nearest-rank percentile of ascending `sorted` (p in 0–100); undefined when there are no values. */
 export function percentile(sorted: readonly number[], p: number): number | undefined {
@@ -71,7 +71,8 @@ interface Acc {
 }
 
 function rowKey(from: string, kind: string, method: string, tool?: string): string {
-  return JSON.stringify([from, kind, method, tool ?? null]);
+  // NUL cannot occur in from and kind; tool is absent or a name: one string per row, cheap per record
+  return `${from}\0${kind}\0${tool === undefined ? '' : '1'}${method}\0${tool ?? ''}`;
 }
 
 class Table {
@@ -111,22 +112,67 @@ const other = (from: string): 'client' | 'server' => (from === 'client' ? 'serve
 
 /** Statistics over the records of one or more sessions (latencies pooled across sessions). */
 export function computeStats(records: readonly LogRecord[]): Stats {
-  const methods = new Table();
-  const tools = new Table();
-  const findings = new Map<string, number>();
-  const sessions: Stats['sessions'] = [];
-  const unanswered: Stats['unanswered'] = { count: 0, requests: [] };
-  const totals = { records: 0, messages: 0, invalid: 0, stderr: 0, bytesIn: 0, bytesOut: 0 };
-  let unpairedAnswers = 0;
-  let durationMs = 0;
+  const b = new StatsBuilder();
+  for (const r of records) b.add(r);
+  return b.finish();
+}
 
-  const onAnswer = (from: 'client' | 'server', kind: string, method: string | undefined, target: unknown, ms: unknown, isErr: boolean, bytes: unknown, msg?: unknown) => {
+/** Whether stats must parse a record's body (see ReadOptions.needsBody): only for the session header. */
+export const statsNeedsBody = summaryNeedsBody;
+
+/**
+ * Stats fed one record at a time, in log order. Memory: one number per answered request (the latencies,
+ * for exact percentiles), the per-method rows, and per session its summary state.
+ */
+export class StatsBuilder {
+  private readonly methods = new Table();
+  private readonly tools = new Table();
+  private readonly sessions = new Map<string, SummaryBuilder>();
+  private readonly totals = { records: 0, messages: 0, invalid: 0, stderr: 0, bytesIn: 0, bytesOut: 0 };
+  private unpairedAnswers = 0;
+
+  add(record: LogRecord): void {
+    const r = saneRecord(record);
+    const key = typeof r.session === 'string' ? r.session : '';
+    let s = this.sessions.get(key);
+    if (!s) this.sessions.set(key, (s = new SummaryBuilder(0)));
+    s.add(r);
+    this.count(r);
+  }
+
+  finish(): Stats {
+    const findings = new Map<string, number>();
+    const sessions: Stats['sessions'] = [];
+    const unanswered: Stats['unanswered'] = { count: 0, requests: [] };
+    let durationMs = 0;
+    for (const b of this.sessions.values()) {
+      const s = b.finish();
+      const h = s.header;
+      sessions.push({ session: h.session, ...(h.name !== undefined ? { name: h.name } : {}), start: h.start, durationMs: h.durationMs, ended: h.ended });
+      durationMs += h.durationMs;
+      unanswered.count += s.unansweredCount;
+      for (const p of s.unanswered) unanswered.requests.push({ ...p, session: h.session });
+      for (const f of s.findings.byCode) findings.set(f.code, (findings.get(f.code) ?? 0) + f.count);
+    }
+    return {
+      sessions,
+      durationMs,
+      methods: [...this.methods.rows.values()].map(finish).sort(order),
+      tools: [...this.tools.rows.values()].map(finish).sort(order),
+      unanswered,
+      findings: [...findings].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+      unpairedAnswers: this.unpairedAnswers,
+      totals: { ...this.totals },
+    };
+  }
+
+  private onAnswer(from: 'client' | 'server', kind: string, method: string | undefined, target: unknown, ms: unknown, isErr: boolean, bytes: unknown, msg?: unknown): void {
     if (method === undefined) {
-      unpairedAnswers++;
+      this.unpairedAnswers++;
       return;
     }
-    const accs = [methods.get(other(from), 'request', method)];
-    if (method === 'tools/call' && typeof target === 'string') accs.push(tools.get(other(from), 'request', method, target));
+    const accs = [this.methods.get(other(from), 'request', method)];
+    if (method === 'tools/call' && typeof target === 'string') accs.push(this.tools.get(other(from), 'request', method, target));
     const refused = isRefusedProbeAnswer({ kind, from, method }, msg);
     for (const a of accs) {
       a.row.answered++;
@@ -136,69 +182,50 @@ export function computeStats(records: readonly LogRecord[]): Stats {
       if (typeof ms === 'number' && Number.isFinite(ms)) a.ms.push(ms);
       addBytes(a, from === 'client', bytes);
     }
-  };
+  }
 
-  for (const recs of groupSessions(records.map(saneRecord))) {
-    const s = summarizeSession(recs, 0);
-    const h = s.header;
-    sessions.push({ session: h.session, ...(h.name !== undefined ? { name: h.name } : {}), start: h.start, durationMs: h.durationMs, ended: h.ended });
-    durationMs += h.durationMs;
-    unanswered.count += s.unansweredCount;
-    for (const p of s.unanswered) unanswered.requests.push({ ...p, session: h.session });
-    for (const f of s.findings.byCode) findings.set(f.code, (findings.get(f.code) ?? 0) + f.count);
-
-    for (const r of recs) {
-      totals.records++;
-      if (r.from !== 'client' && r.from !== 'server') continue;
-      if (r.kind === 'stderr') {
-        totals.stderr++;
-        continue;
-      }
-      totals.messages++;
-      if (typeof r.bytes === 'number') {
-        if (r.from === 'client') totals.bytesIn += r.bytes;
-        else totals.bytesOut += r.bytes;
-      }
-      switch (r.kind) {
-        case 'request':
-        case 'notification': {
-          const method = r.method ?? '(no method)';
-          const accs = [methods.get(r.from, r.kind, method)];
-          if (r.kind === 'request' && method === 'tools/call' && typeof r.target === 'string') accs.push(tools.get(r.from, 'request', method, r.target));
-          for (const a of accs) {
-            a.row.count++;
-            addBytes(a, r.from === 'client', r.bytes);
-          }
-          break;
+  private count(r: LogRecord): void {
+    const totals = this.totals;
+    totals.records++;
+    if (r.from !== 'client' && r.from !== 'server') return;
+    if (r.kind === 'stderr') {
+      totals.stderr++;
+      return;
+    }
+    totals.messages++;
+    if (typeof r.bytes === 'number') {
+      if (r.from === 'client') totals.bytesIn += r.bytes;
+      else totals.bytesOut += r.bytes;
+    }
+    switch (r.kind) {
+      case 'request':
+      case 'notification': {
+        const method = r.method ?? '(no method)';
+        const accs = [this.methods.get(r.from, r.kind, method)];
+        if (r.kind === 'request' && method === 'tools/call' && typeof r.target === 'string') accs.push(this.tools.get(r.from, 'request', method, r.target));
+        for (const a of accs) {
+          a.row.count++;
+          addBytes(a, r.from === 'client', r.bytes);
         }
-        case 'response':
-        case 'error':
-          onAnswer(r.from, r.kind, r.method, r.target, r.ms, r.isError === true, r.bytes, r.msg);
-          break;
-        case 'batch':
-          // elements are counted and timed; the batch's bytes are not split among them (totals only)
-          for (const it of r.items ?? []) {
-            if (it.kind === 'request' || it.kind === 'notification') methods.get(r.from, it.kind, it.method ?? '(no method)').row.count++;
-            else if (it.kind === 'response' || it.kind === 'error') onAnswer(r.from, it.kind, it.method, undefined, it.ms, it.isError === true, undefined);
-          }
-          break;
-        case 'invalid':
-          totals.invalid++;
-          break;
-        default:
+        break;
       }
+      case 'response':
+      case 'error':
+        this.onAnswer(r.from, r.kind, r.method, r.target, r.ms, r.isError === true, r.bytes, r.msg);
+        break;
+      case 'batch':
+        // elements are counted and timed; the batch's bytes are not split among them (totals only)
+        for (const it of r.items ?? []) {
+          if (it.kind === 'request' || it.kind === 'notification') this.methods.get(r.from, it.kind, it.method ?? '(no method)').row.count++;
+          else if (it.kind === 'response' || it.kind === 'error') this.onAnswer(r.from, it.kind, it.method, undefined, it.ms, it.isError === true, undefined);
+        }
+        break;
+      case 'invalid':
+        totals.invalid++;
+        break;
+      default:
     }
   }
-  return {
-    sessions,
-    durationMs,
-    methods: [...methods.rows.values()].map(finish).sort(order),
-    tools: [...tools.rows.values()].map(finish).sort(order),
-    unanswered,
-    findings: [...findings].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
-    unpairedAnswers,
-    totals,
-  };
 }
 
 function pad(cells: string[][], right: ReadonlySet<number>): string[] {

@@ -2,8 +2,8 @@
  * Header and summary of one session, computed from its records alone: the data behind the top of every
  * export (Markdown now, HTML next). Pure; renderers decide how it looks.
  */
-import type { Kind, LogRecord, Note, PendingRequest } from '../log/record.js';
-import { isRefusedProbeAnswer } from '../protocol/probe.js';
+import type { BatchItem, Kind, LogRecord, Note, PendingRequest } from '../log/record.js';
+import { isRefusedProbeAnswer, mayBeRefusedProbe } from '../protocol/probe.js';
 
 /** Who is talking, with what, when, and how it ended. Fields are absent when the log does not say. */
 export interface SessionHeader {
@@ -103,87 +103,103 @@ export function groupSessions(records: Iterable<LogRecord>): LogRecord[][] {
 
 /** Header fields from the start, spawn, lifecycle, exit and end events (initialize messages as a fallback). */
 export function sessionHeader(records: readonly LogRecord[]): SessionHeader {
-  const first = records[0];
-  const last = records[records.length - 1];
-  const h: SessionHeader = {
-    session: first && typeof first.session === 'string' ? first.session : '',
-    start: num(first?.time) ?? 0,
-    end: num(last?.time) ?? 0,
-    durationMs: 0,
-    ended: false,
-  };
-  let initParams: Record<string, unknown> | undefined;
-  let initResult: Record<string, unknown> | undefined;
-  let initSeq: number | undefined;
-  for (const r of records) {
-    if (r.kind === 'event') {
-      switch (r.event) {
-        case 'start': {
-          h.start = num(r.time) ?? h.start;
-          h.name = str(r['name']) ?? h.name;
-          h.command = str(r['command']);
-          const args = r['args'];
-          if (Array.isArray(args)) h.args = args.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? '')));
-          h.cwd = str(r['cwd']);
-          h.pid = num(r['pid']);
-          const v = obj(r['versions']);
-          if (v) {
-            h.mcpTapVersion = str(v['mcpTap']);
-            h.node = str(v['node']);
-            h.platform = str(v['platform']);
-            h.arch = str(v['arch']);
-          }
-          break;
-        }
-        case 'spawn':
-          h.serverPid = num(r['serverPid']);
-          break;
-        case 'spawn-error':
-          h.spawnError = str(r['error']) ?? 'the server could not be started';
-          break;
-        case 'lifecycle':
-          for (const k of ['era', 'protocolVersion', 'offeredVersion'] as const) {
-            const v = str(r[k]);
-            if (v !== undefined) h[k] = v;
-          }
-          for (const k of ['clientInfo', 'serverInfo', 'clientCapabilities', 'serverCapabilities'] as const) {
-            if (r[k] !== undefined && r[k] !== null) h[k] = r[k];
-          }
-          break;
-        case 'exit':
-          h.exit = { code: num(r['code']) ?? null, signal: str(r['signal']) ?? null };
-          break;
-        case 'end':
-          h.ended = true;
-          if (!h.exit && (r['exitCode'] !== undefined || r['exitSignal'] !== undefined)) {
-            const code = num(r['exitCode']) ?? null;
-            const signal = str(r['exitSignal']) ?? null;
-            if (code !== null || signal !== null) h.exit = { code, signal };
-          }
-          break;
-        default:
-      }
-    } else if (r.kind === 'request' && r.method === 'initialize' && initParams === undefined) {
-      initParams = obj(obj(r.msg)?.['params']) ?? {};
-      initSeq = r.seq;
-    } else if (r.kind === 'response' && initSeq !== undefined && r.reqSeq === initSeq && initResult === undefined) {
-      initResult = obj(obj(r.msg)?.['result']) ?? {};
+  const b = new HeaderBuilder();
+  for (const r of records) b.add(r);
+  return b.finish();
+}
+
+/**
+ * The header, fed one record at a time (readers that stream a log). Keeps only the header's fields and
+ * the initialize request's params and result.
+ */
+export class HeaderBuilder {
+  private h: SessionHeader | undefined;
+  private initParams: Record<string, unknown> | undefined;
+  private initResult: Record<string, unknown> | undefined;
+  private initSeq: number | undefined;
+  private lastTime: number | undefined;
+
+  add(r: LogRecord): void {
+    const h = (this.h ??= { session: typeof r.session === 'string' ? r.session : '', start: num(r.time) ?? 0, end: 0, durationMs: 0, ended: false });
+    this.lastTime = num(r.time);
+    if (r.kind === 'event') headerEvent(h, r);
+    else if (r.kind === 'request' && r.method === 'initialize' && this.initParams === undefined) {
+      this.initParams = obj(obj(r.msg)?.['params']) ?? {};
+      this.initSeq = r.seq;
+    } else if (r.kind === 'response' && this.initSeq !== undefined && r.reqSeq === this.initSeq && this.initResult === undefined) {
+      this.initResult = obj(obj(r.msg)?.['result']) ?? {};
     }
   }
-  // logs written without the analysis (or before its lifecycle event) still name both sides
-  if (initParams) {
-    h.offeredVersion ??= str(initParams['protocolVersion']);
-    if (h.clientInfo === undefined && initParams['clientInfo'] !== undefined) h.clientInfo = initParams['clientInfo'];
-    if (h.clientCapabilities === undefined && initParams['capabilities'] !== undefined) h.clientCapabilities = initParams['capabilities'];
-    h.era ??= 'handshake';
+
+  finish(): SessionHeader {
+    const h: SessionHeader = this.h ? { ...this.h } : { session: '', start: 0, end: 0, durationMs: 0, ended: false };
+    h.end = this.lastTime ?? 0;
+    const { initParams, initResult } = this;
+    // logs written without the analysis (or before its lifecycle event) still name both sides
+    if (initParams) {
+      h.offeredVersion ??= str(initParams['protocolVersion']);
+      if (h.clientInfo === undefined && initParams['clientInfo'] !== undefined) h.clientInfo = initParams['clientInfo'];
+      if (h.clientCapabilities === undefined && initParams['capabilities'] !== undefined) h.clientCapabilities = initParams['capabilities'];
+      h.era ??= 'handshake';
+    }
+    if (initResult) {
+      h.protocolVersion ??= str(initResult['protocolVersion']);
+      if (h.serverInfo === undefined && initResult['serverInfo'] !== undefined) h.serverInfo = initResult['serverInfo'];
+      if (h.serverCapabilities === undefined && initResult['capabilities'] !== undefined) h.serverCapabilities = initResult['capabilities'];
+    }
+    h.durationMs = Math.max(0, h.end - h.start);
+    return h;
   }
-  if (initResult) {
-    h.protocolVersion ??= str(initResult['protocolVersion']);
-    if (h.serverInfo === undefined && initResult['serverInfo'] !== undefined) h.serverInfo = initResult['serverInfo'];
-    if (h.serverCapabilities === undefined && initResult['capabilities'] !== undefined) h.serverCapabilities = initResult['capabilities'];
+}
+
+/** What one of mcp-tap's events adds to the header. */
+function headerEvent(h: SessionHeader, r: LogRecord): void {
+  switch (r.event) {
+    case 'start': {
+      h.start = num(r.time) ?? h.start;
+      h.name = str(r['name']) ?? h.name;
+      h.command = str(r['command']);
+      const args = r['args'];
+      if (Array.isArray(args)) h.args = args.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? '')));
+      h.cwd = str(r['cwd']);
+      h.pid = num(r['pid']);
+      const v = obj(r['versions']);
+      if (v) {
+        h.mcpTapVersion = str(v['mcpTap']);
+        h.node = str(v['node']);
+        h.platform = str(v['platform']);
+        h.arch = str(v['arch']);
+      }
+      break;
+    }
+    case 'spawn':
+      h.serverPid = num(r['serverPid']);
+      break;
+    case 'spawn-error':
+      h.spawnError = str(r['error']) ?? 'the server could not be started';
+      break;
+    case 'lifecycle':
+      for (const k of ['era', 'protocolVersion', 'offeredVersion'] as const) {
+        const v = str(r[k]);
+        if (v !== undefined) h[k] = v;
+      }
+      for (const k of ['clientInfo', 'serverInfo', 'clientCapabilities', 'serverCapabilities'] as const) {
+        if (r[k] !== undefined && r[k] !== null) h[k] = r[k];
+      }
+      break;
+    case 'exit':
+      h.exit = { code: num(r['code']) ?? null, signal: str(r['signal']) ?? null };
+      break;
+    case 'end':
+      h.ended = true;
+      if (!h.exit && (r['exitCode'] !== undefined || r['exitSignal'] !== undefined)) {
+        const code = num(r['exitCode']) ?? null;
+        const signal = str(r['exitSignal']) ?? null;
+        if (code !== null || signal !== null) h.exit = { code, signal };
+      }
+      break;
+    default:
   }
-  h.durationMs = Math.max(0, h.end - h.start);
-  return h;
 }
 
 /** `name version` (and title) of a clientInfo/serverInfo value, or undefined. */
@@ -244,70 +260,129 @@ function pendingList(v: unknown): PendingRequest[] {
 
 /** Header plus the counts of the summary table, for one session's records. */
 export function summarizeSession(records: readonly LogRecord[], slowestCount = 5): SessionSummary {
-  const kinds = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
-  let errors = 0;
-  let refusedProbes = 0;
-  let isErrorResults = 0;
-  let lost = 0;
-  const codes = new Map<string, number>();
-  const timed: TimedCall[] = [];
-  const requestFrom = new Map<number, LogRecord>();
-  let endRecord: LogRecord | undefined;
-  for (const r of records) {
-    if (Object.hasOwn(kinds, r.kind)) kinds[r.kind]++;
-    if (r.kind === 'request') requestFrom.set(r.seq, r);
+  const b = new SummaryBuilder(slowestCount);
+  for (const r of records) b.add(r);
+  return b.finish();
+}
+
+/** Whether a streaming reader must parse a record's body for the summary: the initialize exchange's and a discovery probe's error. */
+export function summaryNeedsBody(head: LogRecord): boolean {
+  // a refused discovery probe is told from a failed call by its error code
+  return head.method === 'initialize' || mayBeRefusedProbe(head);
+}
+
+/**
+ * The summary, fed one record at a time: counts, the top `slowestCount` calls, and the requests still
+ * open (for a log without an end record). Memory: the header, the finding codes and the open requests.
+ */
+export class SummaryBuilder {
+  private readonly header = new HeaderBuilder();
+  private readonly kinds = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
+  private errors = 0;
+  private refusedProbes = 0;
+  private isErrorResults = 0;
+  private lost = 0;
+  private readonly codes = new Map<string, number>();
+  private readonly slowest: TimedCall[] = [];
+  /** Requests not answered yet, by seq (insertion order is log order). */
+  private readonly open = new Map<number, LogRecord>();
+  private endRecord: LogRecord | undefined;
+
+  constructor(private readonly slowestCount = 5) {}
+
+  add(r: LogRecord): void {
+    this.header.add(r);
+    if (Object.hasOwn(this.kinds, r.kind)) this.kinds[r.kind]++;
+    if (r.kind === 'request') this.opened(r);
     const refused = isRefusedProbeAnswer(r, r.msg);
-    if (refused) refusedProbes++;
-    else if (r.kind === 'error') errors++;
-    if (r.isError === true) isErrorResults++;
-    for (const n of notesOf(r)) codes.set(n.code, (codes.get(n.code) ?? 0) + 1);
-    if (r.kind === 'event' && r.event === 'end') endRecord = r;
-    if (r.kind === 'event' && (r.event === 'gap' || r.event === 'log-error')) lost += num(r['lost']) ?? 0;
-    if (isAnswer(r.kind) && typeof r.ms === 'number') {
-      const req = typeof r.reqSeq === 'number' ? requestFrom.get(r.reqSeq) : undefined;
-      timed.push({
-        seq: r.seq,
-        ...(r.reqSeq !== undefined ? { reqSeq: r.reqSeq } : {}),
-        from: r.from === 'client' ? 'server' : 'client',
-        id: r.id,
-        method: r.method ?? req?.method ?? '',
-        ...(r.target !== undefined ? { target: r.target } : req?.target !== undefined ? { target: req.target } : {}),
-        ms: r.ms,
-        outcome: refused ? 'refused' : r.kind === 'error' ? 'error' : r.isError ? 'isError' : 'result',
-      });
+    if (refused) this.refusedProbes++;
+    else if (r.kind === 'error') this.errors++;
+    if (r.isError === true) this.isErrorResults++;
+    for (const n of notesOf(r)) this.codes.set(n.code, (this.codes.get(n.code) ?? 0) + 1);
+    if (r.kind === 'event' && r.event === 'end') this.endRecord = r;
+    if (r.kind === 'event' && (r.event === 'gap' || r.event === 'log-error')) this.lost += num(r['lost']) ?? 0;
+    if (isAnswer(r.kind)) {
+      const req = typeof r.reqSeq === 'number' ? this.open.get(r.reqSeq) : undefined;
+      if (typeof r.ms === 'number') this.timed(timedAnswer(r, req, refused));
+      if (typeof r.reqSeq === 'number') this.open.delete(r.reqSeq);
     }
     if (r.kind === 'batch' && Array.isArray(r.items)) {
       for (const it of r.items) {
-        if (it.kind === 'error') errors++;
-        if (it.isError === true) isErrorResults++;
-        if (isAnswer(it.kind) && typeof it.ms === 'number') {
-          timed.push({
-            seq: r.seq,
-            ...(it.reqSeq !== undefined ? { reqSeq: it.reqSeq } : {}),
-            from: r.from === 'client' ? 'server' : 'client',
-            id: it.id,
-            method: it.method ?? '',
-            ms: it.ms,
-            outcome: it.kind === 'error' ? 'error' : it.isError ? 'isError' : 'result',
-          });
-        }
+        if (it.kind === 'error') this.errors++;
+        if (it.isError === true) this.isErrorResults++;
+        if (isAnswer(it.kind) && typeof it.ms === 'number') this.timed(timedItem(r, it, it.ms));
+        if (isAnswer(it.kind) && typeof it.reqSeq === 'number') this.open.delete(it.reqSeq);
       }
     }
   }
-  timed.sort((a, b) => b.ms - a.ms || a.seq - b.seq);
-  const byCode = [...codes].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
-  const unanswered = endRecord ? pendingList(endRecord['pending']) : computeUnanswered(records);
+
+  finish(): SessionSummary {
+    const byCode = [...this.codes].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+    const endRecord = this.endRecord;
+    const unanswered = endRecord ? pendingList(endRecord['pending']) : openRequests(this.open.values());
+    return {
+      header: this.header.finish(),
+      kinds: { ...this.kinds },
+      errors: this.errors,
+      refusedProbes: this.refusedProbes,
+      isErrorResults: this.isErrorResults,
+      findings: { total: byCode.reduce((s, c) => s + c.count, 0), byCode },
+      unanswered,
+      unansweredCount: Math.max(unanswered.length, (endRecord && num(endRecord['pendingCount'])) || 0),
+      cancelled: endRecord ? pendingList(endRecord['cancelledPending']) : [],
+      slowest: this.slowest.slice(),
+      lost: this.lost,
+    };
+  }
+
+  private opened(r: LogRecord): void {
+    // a request with a null id or from mcp-tap is never answered by id: it is not left open
+    if (r.id !== undefined && r.id !== null && (r.from === 'client' || r.from === 'server')) this.open.set(r.seq, r.msg === undefined ? r : { ...r, msg: undefined });
+  }
+
+  /** Keeps the `slowestCount` slowest calls, slowest first (ties: earlier seq first). */
+  private timed(c: TimedCall): void {
+    const list = this.slowest;
+    if (this.slowestCount <= 0) return;
+    if (list.length >= this.slowestCount && !slower(c, list[list.length - 1]!)) return;
+    let i = list.length;
+    while (i > 0 && slower(c, list[i - 1]!)) i--;
+    list.splice(i, 0, c);
+    if (list.length > this.slowestCount) list.pop();
+  }
+}
+
+function slower(a: TimedCall, b: TimedCall): boolean {
+  return a.ms > b.ms || (a.ms === b.ms && a.seq < b.seq);
+}
+
+function timedAnswer(r: LogRecord, req: LogRecord | undefined, refused: boolean): TimedCall {
   return {
-    header: sessionHeader(records),
-    kinds,
-    errors,
-    refusedProbes,
-    isErrorResults,
-    findings: { total: byCode.reduce((s, c) => s + c.count, 0), byCode },
-    unanswered,
-    unansweredCount: Math.max(unanswered.length, (endRecord && num(endRecord['pendingCount'])) || 0),
-    cancelled: endRecord ? pendingList(endRecord['cancelledPending']) : [],
-    slowest: timed.slice(0, slowestCount),
-    lost,
+    seq: r.seq,
+    ...(r.reqSeq !== undefined ? { reqSeq: r.reqSeq } : {}),
+    from: r.from === 'client' ? 'server' : 'client',
+    id: r.id,
+    method: r.method ?? req?.method ?? '',
+    ...(r.target !== undefined ? { target: r.target } : req?.target !== undefined ? { target: req.target } : {}),
+    ms: r.ms!,
+    outcome: refused ? 'refused' : r.kind === 'error' ? 'error' : r.isError ? 'isError' : 'result',
   };
+}
+
+function timedItem(r: LogRecord, it: BatchItem, ms: number): TimedCall {
+  return {
+    seq: r.seq,
+    ...(it.reqSeq !== undefined ? { reqSeq: it.reqSeq } : {}),
+    from: r.from === 'client' ? 'server' : 'client',
+    id: it.id,
+    method: it.method ?? '',
+    ms,
+    outcome: it.kind === 'error' ? 'error' : it.isError ? 'isError' : 'result',
+  };
+}
+
+function openRequests(open: Iterable<LogRecord>): PendingRequest[] {
+  const out: PendingRequest[] = [];
+  for (const r of open) out.push({ from: r.from as 'client' | 'server', id: r.id!, method: r.method ?? '', seq: r.seq });
+  return out;
 }

@@ -32,8 +32,29 @@ const MAIN_W = 42;
 const MS_W = 8;
 const DEFAULT_WIDTH = 120;
 
+const STYLES = ['gray', 'red', 'yellow', 'green', 'cyan', 'magenta', 'blue', 'dim', 'bold', 'underline'] as const;
+/** The styles the view uses, made once per colour level (a chalk getter builds a new function on every use). */
+type Palette = Record<(typeof STYLES)[number] | 'boldCyan' | 'boldYellow', (s: string) => string>;
+const palettes = new Map<ColorLevel, Palette>();
+
+function paletteFor(color: boolean | ColorLevel): Palette {
+  const level: ColorLevel = color === true ? 1 : color === false ? 0 : color;
+  let p = palettes.get(level);
+  if (!p) {
+    const chalk = makeChalk(level);
+    const plain = (s: string): string => s;
+    p = {
+      ...(Object.fromEntries(STYLES.map((k) => [k, level === 0 ? plain : chalk[k]])) as Record<(typeof STYLES)[number], (s: string) => string>),
+      boldCyan: level === 0 ? plain : chalk.bold.cyan,
+      boldYellow: level === 0 ? plain : chalk.bold.yellow,
+    };
+    palettes.set(level, p);
+  }
+  return p;
+}
+
 interface Ctx {
-  c: ChalkInstance;
+  c: Palette;
   full: boolean;
   width: number;
   /** The width is the terminal's: cut raw text to fit it. Otherwise (a pipe, a file) keep more of it. */
@@ -46,7 +67,7 @@ const RAW_MAX_UNFITTED = 1000;
 /** Renders one record; the result has no trailing newline and may span several lines (separators, --full). */
 export function renderRecord(record: LogRecord, opts: RenderOptions): string {
   const fit = opts.width !== undefined && opts.width > 40;
-  const ctx: Ctx = { c: makeChalk(opts.color), full: opts.full, width: fit ? opts.width! : DEFAULT_WIDTH, fit };
+  const ctx: Ctx = { c: paletteFor(opts.color), full: opts.full, width: fit ? opts.width! : DEFAULT_WIDTH, fit };
   const r = (asObject(record) ?? {}) as LogRecord;
   if (r.kind === 'event' && r.event === 'start') return startSeparator(r, ctx);
   if (r.kind === 'event' && r.event === 'end') return endSeparator(r, ctx, opts.session);
@@ -61,7 +82,7 @@ function headWidth(): number {
 }
 
 /** time, seq, arrow, kind: the same width on every line. */
-function head(r: LogRecord, c: ChalkInstance): string {
+function head(r: LogRecord, c: Palette): string {
   const time = c.gray(formatClock(r.time));
   const seq = c.gray(padLeft(typeof r.seq === 'number' ? `#${r.seq}` : '#?', SEQ_W));
   const arrow = arrowFor(r, c);
@@ -70,7 +91,7 @@ function head(r: LogRecord, c: ChalkInstance): string {
   return `${time} ${seq} ${arrow} ${kind} `;
 }
 
-function arrowFor(r: LogRecord, c: ChalkInstance): string {
+function arrowFor(r: LogRecord, c: Palette): string {
   if (r.kind === 'stderr') return c.yellow('!');
   if (r.from === 'client') return c.cyan('→');
   if (r.from === 'server') return c.magenta('←');
@@ -78,7 +99,7 @@ function arrowFor(r: LogRecord, c: ChalkInstance): string {
   return '?';
 }
 
-function kindStyle(r: LogRecord, c: ChalkInstance): (s: string) => string {
+function kindStyle(r: LogRecord, c: Palette): (s: string) => string {
   switch (r.kind) {
     case 'request':
       return c.cyan;
@@ -163,7 +184,7 @@ function mainLine(r: LogRecord, ctx: Ctx): string {
   return out.trimEnd();
 }
 
-function latencyStyle(ms: unknown, c: ChalkInstance): (s: string) => string {
+function latencyStyle(ms: unknown, c: Palette): (s: string) => string {
   if (typeof ms !== 'number') return c.gray;
   if (ms >= 1000) return c.red;
   if (ms >= 100) return c.yellow;
@@ -414,7 +435,7 @@ function startSeparator(r: LogRecord, ctx: Ctx): string {
   const args = Array.isArray(r.args) ? r.args.map((a) => wireText(a, 60)).join(' ') : '';
   const command = `${cmd}${args ? ' ' + args : ''}`;
   if (command) parts.push(shorten(command, Math.max(60, ctx.width - parts.join('  ').length - 12)));
-  let out = rule(parts.join('  '), ctx, ctx.c.bold.cyan);
+  let out = rule(parts.join('  '), ctx, ctx.c.boldCyan);
   const notes = notesOf(r);
   for (const n of notes) out += `\n${ctx.c.yellow(`  ⚠ ${wireText(n.text, 400)} [${wireText(n.code, 60)}]`)}`;
   if (ctx.full) {
@@ -449,7 +470,7 @@ function endSeparator(r: LogRecord, ctx: Ctx, info: SessionInfo | undefined): st
       .join(', ');
     parts.push(`${pending.length} unanswered: ${list}${pending.length > 5 ? ', …' : ''}`);
   }
-  let out = rule(parts.join('  '), ctx, bad || pending.length ? ctx.c.bold.yellow : ctx.c.bold.cyan);
+  let out = rule(parts.join('  '), ctx, bad || pending.length ? ctx.c.boldYellow : ctx.c.boldCyan);
   for (const n of notesOf(r)) out += `\n${ctx.c.yellow(`  ⚠ ${wireText(n.text, 400)} [${wireText(n.code, 60)}]`)}`;
   if (ctx.full) {
     const body = renderBody(r, { indent: '  ' });

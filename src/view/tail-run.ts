@@ -7,6 +7,8 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { followFile } from '../log/follow.js';
+import { offsetOfLastLines } from '../log/last-lines.js';
+import { lineNeedsBody } from './tail-body.js';
 import { findLatestLog, isLogRecord, readRecords, readSession, resolveSession, TORN_LAST_LINE, tornLastLineWarning, type WarningItem } from '../log/read-log.js';
 import { LOG_FORMAT_VERSION, type LogRecord } from '../log/record.js';
 import { defaultLogDir } from '../log/log-path.js';
@@ -140,10 +142,20 @@ async function printTail(
   onWarning: (w: WarningItem) => void,
 ): Promise<void> {
   const filtering = isFiltering(opts.filter);
+  if (opts.lines !== undefined && opts.session !== 'all' && opts.session !== 'last') {
+    // an id or a prefix: resolved over the whole file below
+  } else if (opts.lines !== undefined) {
+    const region = await lastRecords(path, opts, prepare, (w) => io.warn(`${escapeControl(path)}: ${w.warning}${w.warning === TORN_LAST_LINE ? '' : ' (near the end)'}`));
+    if (region !== null) {
+      if (region.length) await io.write(region.join(''));
+      return;
+    }
+  }
   // with -n, only the records kept are rendered
   const ring = opts.lines !== undefined ? new Ring<() => string>(opts.lines, filtering) : null;
   const gate = new SeparatorGate();
-  for await (const r of readSession(path, opts.session, { onWarning })) {
+  const needsBody = bodyRule(opts);
+  for await (const r of readSession(path, opts.session, { onWarning, ...(needsBody ? { needsBody } : {}) })) {
     if (io.signal?.aborted) return;
     const later = prepare(r);
     if (later === null) continue;
@@ -160,6 +172,48 @@ async function printTail(
   }
 }
 
+/**
+ * `-n` without `-f` on 'last' or 'all': the outputs to print, from a region at the end of the file big
+ * enough to hold them (read backwards to find it, growing fourfold until it holds `lines` records of the
+ * chosen session or that session's start), or null when the region grew to the whole file.
+ */
+async function lastRecords(path: string, opts: TailRunOptions, prepare: (r: LogRecord) => (() => string) | null, warn: (w: WarningItem) => void): Promise<string[] | null> {
+  const start = await historyStart(path, opts, prepare, warn);
+  if (start === null) return null;
+  return start.outputs;
+}
+
+/** The offset where enough history for `opts.lines` begins, and that history; null when it is the whole file. */
+async function historyStart(
+  path: string,
+  opts: TailRunOptions,
+  prepare: (r: LogRecord) => (() => string) | null,
+  warn?: (w: WarningItem) => void,
+): Promise<{ offset: number; outputs: string[] } | null> {
+  const wanted = opts.lines ?? 20;
+  const choice: SessionChoice = opts.session === 'all' ? { kind: 'all' } : { kind: 'last' };
+  for (let lines = wanted * 2 + 16; ; lines *= 4) {
+    const offset = await offsetOfLastLines(path, lines);
+    if (offset === 0) return null;
+    const selector = new FollowSelector(choice, wanted, opts.json, isFiltering(opts.filter));
+    let items = 0;
+    const warnings: WarningItem[] = [];
+    const needsBody = bodyRule(opts);
+    for await (const item of readRecords(path, { start: offset, ...(needsBody ? { needsBody } : {}) })) {
+      if (!('record' in item)) {
+        warnings.push(item);
+        continue;
+      }
+      items++;
+      selector.add(item.record, prepare(item.record));
+    }
+    if (items > 0 && selector.historyComplete()) {
+      for (const w of warnings) warn?.(w);
+      return { offset, outputs: selector.caughtUp() };
+    }
+  }
+}
+
 /** With --follow: the last records of the chosen session(s), then everything appended, across truncation and rotation. */
 async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepare: (r: LogRecord) => (() => string) | null): Promise<void> {
   let choice: SessionChoice;
@@ -171,13 +225,15 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
   }
   await probeLog(path);
   const filtering = isFiltering(opts.filter);
+  // start near the end when the history fits there (the region is read twice: found, then followed)
+  const startAt = choice.kind === 'id' ? null : await historyStart(path, opts, prepare);
   const selector = new FollowSelector(choice, opts.lines ?? 20, opts.json, filtering);
   const gate = new SeparatorGate();
   let lineNo = 0;
   let warnings = 0;
   const name = escapeControl(path);
   await followFile(
-    { path, signal: io.signal, pollMs: opts.pollMs },
+    { path, signal: io.signal, pollMs: opts.pollMs, ...(startAt !== null ? { startAt: startAt.offset } : {}) },
     {
       line: (text) => {
         lineNo++;
@@ -210,6 +266,11 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
       },
     },
   );
+}
+
+/** The one-line view reads bodies only where the line shows them; --full, --json and --grep need every body. */
+function bodyRule(opts: TailRunOptions): ((head: LogRecord) => boolean) | undefined {
+  return opts.full || opts.json || opts.filter.grep !== undefined ? undefined : lineNeedsBody;
 }
 
 /** True when some filter is set (then sessions with nothing to show leave no separators). */

@@ -89,6 +89,12 @@ export class Ring<T> {
   clear(): void {
     this.items = [];
   }
+  /** Whether `max` records are held (more history would not change what is shown). */
+  full(): boolean {
+    let n = 0;
+    for (const i of this.items) if (i.role === 'item' && ++n >= this.max) return true;
+    return false;
+  }
   take(): T[] {
     this.trim();
     const out = this.items.map((i) => i.x);
@@ -129,6 +135,7 @@ export class FollowSelector {
   private readonly ring: Ring<() => string>;
   private current: string | null = null;
   private readonly seen = new Set<string>();
+  private readonly startSeen = new Set<string>();
   private live = false;
 
   constructor(
@@ -152,11 +159,17 @@ export class FollowSelector {
         this.ring.clear();
       }
       if (later !== null && this.wants(session)) this.ring.push(later, this.json ? 'item' : roleOf(r));
+      if (r.seq === 1 && this.choice.kind === 'last') this.startSeen.add(session);
       return null;
     }
     if (later === null) return null;
     if (this.choice.kind === 'id' && session !== this.choice.id) return null;
     return later();
+  }
+
+  /** The history holds all it can show: `history` records, or every record of the chosen session since its start. */
+  historyComplete(): boolean {
+    return this.ring.full() || (this.current !== null && this.startSeen.has(this.current));
   }
 
   /** The end of the existing file was reached: the history to print, and from now on records pass through. */

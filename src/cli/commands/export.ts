@@ -4,7 +4,11 @@ import { UsageError } from '../../errors.js';
 import type { LogRecord } from '../../log/record.js';
 import { jsonChunks, jsonlChunks } from '../../transcript/json-export.js';
 import { DEFAULT_MAX_BODY, markdownChunks } from '../../transcript/markdown.js';
-import { collect, openInput } from '../../transcript/read-input.js';
+import { findLatestLog, readSession, resolveSession } from '../../log/read-log.js';
+import { openInput } from '../../transcript/read-input.js';
+import { SAMPLE_ABOVE, SamplePlanner, SampleSelector } from '../../transcript/sampling.js';
+import { summaryNeedsBody } from '../../transcript/summary.js';
+import { progressFor } from '../../view/progress-line.js';
 import type { RecordRedactor } from '../../transcript/redact.js';
 import { addRedactFlags, redactorFrom, type RedactSwitch } from '../../transcript/redact-options.js';
 import { writeOutput } from '../../transcript/write-output.js';
@@ -13,6 +17,7 @@ import { warn } from '../stderr.js';
 
 interface ExportCliOptions extends RedactSwitch {
   session: string;
+  full?: boolean;
   format: string;
   output?: string;
   maxBody: string;
@@ -41,35 +46,60 @@ export function define(program: Command): void {
     .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout');
   addRedactFlags(cmd)
     .option('--max-body <chars>', 'Markdown: shorten bodies longer than this', String(DEFAULT_MAX_BODY))
+    .option('--full', `Markdown and HTML: every record, also of a session of more than ${SAMPLE_ABOVE} records (shown in part by default)`)
     .action(async (file: string | undefined, opts: ExportCliOptions) => {
       const format = opts.format.toLowerCase();
       if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`);
       if (!/^\d+$/.test(opts.maxBody) || Number(opts.maxBody) < 200) throw new UsageError(`--max-body takes a number of characters ≥ 200, got ${JSON.stringify(opts.maxBody)}`);
       const redactor = redactorFrom(opts);
-      const input = await openInput({ file, session: opts.session, warn });
-      const records = redacted(input.records, redactor);
-      const chunks = await render(format as Format, records, { redacted: redactor !== null, maxBody: Number(opts.maxBody) });
+      const o = { redacted: redactor !== null, maxBody: Number(opts.maxBody) };
+      let chunks: Iterable<string> | AsyncIterable<string>;
+      if (format === 'md' || format === 'html') {
+        chunks = await renderPage(format, file, opts, o);
+      } else {
+        const input = await openInput({ file, session: opts.session, warn });
+        chunks = format === 'json' ? jsonChunks(redacted(input.records, redactor)) : jsonlChunks(redacted(input.records, redactor));
+      }
       await writeOutput(opts.output, chunks, process.stdout, format === 'md' ? 'text' : 'data');
       if (opts.output !== undefined && opts.output !== '-' && !opts.redact) warn(`${opts.output} is NOT redacted: check it before you share it`);
     });
 }
 
-async function render(format: Format, records: AsyncGenerator<LogRecord>, o: { redacted: boolean; maxBody: number }): Promise<Iterable<string> | AsyncIterable<string>> {
-  switch (format) {
-    case 'jsonl':
-      return jsonlChunks(records);
-    case 'json':
-      return jsonChunks(records);
-    case 'md': {
-      // Markdown pairs answers with their requests across the session, so it needs the session whole
-      const all = await collect(records);
-      return markdownChunks(all, { redacted: o.redacted, exporterVersion: VERSION, maxBody: o.maxBody });
+/**
+ * Markdown and HTML pair answers with requests across a session, so they render from records in memory:
+ * the whole session when it is short, else a sample of it (src/transcript/sampling.ts) with the summary of
+ * the whole. Three passes over the log: which session, its summary and plan, the records to show.
+ */
+async function renderPage(format: 'md' | 'html', file: string | undefined, opts: ExportCliOptions, o: { redacted: boolean; maxBody: number }): Promise<Iterable<string>> {
+  const path = file ?? (await findLatestLog());
+  const ids = (await resolveSession(path, opts.session)).map((s) => s.id);
+  const one = opts.session !== 'all';
+  const progress = progressFor(path);
+  try {
+    // pass 1: summaries (of redacted records: the header shows command lines and client info)
+    const planner = new SamplePlanner(opts.full === true);
+    const r1 = redactorFrom(opts);
+    const first = readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody: summaryNeedsBody, onProgress: progress.update });
+    for await (const r of first) planner.add(r1 ? r1.next(r) : r);
+    const plans = planner.finish();
+    // pass 2: the records to show, bodies parsed only for them; stderr always goes through the redactor (its state spans lines)
+    const selector = new SampleSelector(plans);
+    const redactor = redactorFrom(opts);
+    const input = await openInput({ file: path, session: one ? ids[0]! : 'all', resolved: one, warn, needsBody: (h) => selector.wouldKeep(h), onProgress: progress.update });
+    const kept: LogRecord[] = [];
+    for await (const r of input.records) {
+      const keep = selector.take(r);
+      if (r.kind === 'stderr' && redactor) {
+        const red = redactor.next(r);
+        if (keep) kept.push(red);
+      } else if (keep) kept.push(redactor ? redactor.next(r) : r);
     }
-    case 'html': {
-      // the waterfall report (src/report) also needs the session whole; loaded only when asked for
-      const all = await collect(records);
-      const { reportChunks } = await import('../../report/page.js');
-      return reportChunks(all, { redacted: o.redacted, exporterVersion: VERSION });
-    }
+    progress.done();
+    if (format === 'md') return markdownChunks(kept, { redacted: o.redacted, exporterVersion: VERSION, maxBody: o.maxBody, plans });
+    // the waterfall report (src/report) is loaded only when asked for
+    const { reportChunks } = await import('../../report/page.js');
+    return reportChunks(kept, { redacted: o.redacted, exporterVersion: VERSION, plans });
+  } finally {
+    progress.done();
   }
 }

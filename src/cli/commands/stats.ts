@@ -1,9 +1,11 @@
 /** `mcp-tap stats`: per method and per tool counts, errors, latency percentiles and bytes of a session. */
 import type { Command } from 'commander';
-import { collect, openInput } from '../../transcript/read-input.js';
-import { computeStats, renderTextStats } from '../../transcript/stats.js';
+import { findLatestLog } from '../../log/read-log.js';
+import { openInput } from '../../transcript/read-input.js';
+import { renderTextStats, StatsBuilder, statsNeedsBody } from '../../transcript/stats.js';
 import { writeOutput } from '../../transcript/write-output.js';
 import { escapeControl } from '../../view/escape.js';
+import { progressFor } from '../../view/progress-line.js';
 import { warn } from '../stderr.js';
 
 interface StatsCliOptions {
@@ -27,8 +29,16 @@ export function define(program: Command): void {
     .option('--json', 'print the numbers as JSON')
     .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout')
     .action(async (file: string | undefined, opts: StatsCliOptions) => {
-      const input = await openInput({ file, session: opts.session, warn });
-      const stats = computeStats(await collect(input.records));
+      const path = file ?? (await findLatestLog());
+      const progress = progressFor(path);
+      const input = await openInput({ file: path, session: opts.session, warn, needsBody: statsNeedsBody, onProgress: progress.update });
+      const builder = new StatsBuilder();
+      try {
+        for await (const r of input.records) builder.add(r);
+      } finally {
+        progress.done();
+      }
+      const stats = builder.finish();
       const text = opts.json ? `${JSON.stringify(stats, null, 2)}\n` : renderTextStats(stats, escapeControl);
       await writeOutput(opts.output, [text], process.stdout, opts.json ? 'data' : 'text');
     });

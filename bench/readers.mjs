@@ -1,0 +1,178 @@
+/**
+ * The reader bench: writes a large log (bench/gen-log.mjs: 100,000 tools/call round trips of 1 KiB,
+ * 200,009 records, the shape the bench client makes through mcp-tap), then times each reader on it with
+ * its peak RSS, beside two anchors measured in the same run on the same file: `jq -c .method` and
+ * pino-pretty. Writes a "Readers" section into bench/results.md with PASS/MISS per target.
+ *
+ *   npm run bench:readers
+ *   BENCH_ROUNDS=1 BENCH_PAIRS=20000 node bench/readers.mjs     # quicker, not for quoting
+ *
+ * Peak RSS comes from GNU time (`/usr/bin/time -f %M`); without it the column says —.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeLargeLog } from './gen-log.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TAP = process.env.BENCH_TAP ?? join(ROOT, 'bin', 'mcp-tap.js');
+const PINO = join(ROOT, 'node_modules', 'pino-pretty', 'bin.js');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 100_000);
+const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.md');
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+/** jq from PATH, else Debian's package when we may install it; null (with the reason) otherwise. */
+function findJq() {
+  const which = spawnSync('sh', ['-c', 'command -v jq'], { encoding: 'utf8' });
+  if (which.status === 0) return { jq: which.stdout.trim() };
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.error('jq is missing: installing Debian\'s jq (apt-get install -y jq)');
+    const r = spawnSync('apt-get', ['install', '-y', '-q', 'jq'], { stdio: 'inherit' });
+    if (r.status === 0) return { jq: 'jq' };
+  }
+  return { jq: null, why: 'jq is not installed and could not be installed (install it: apt-get install jq); the jq anchor and the targets that use it are skipped' };
+}
+
+/** Runs argv with stdin from `input` (or nothing), stdout to /dev/null; wall seconds and peak RSS in MB. */
+function measure(argv, { input, env } = {}) {
+  return new Promise((resolve, reject) => {
+    const stdin = input ? openSync(input, 'r') : 'ignore';
+    const cmd = GNU_TIME ? [GNU_TIME, '-f', 'RSS %M', ...argv] : argv;
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd[0], cmd.slice(1), { stdio: [stdin, 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const s = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (typeof stdin === 'number') closeSync(stdin);
+      const m = /RSS (\d+)/.exec(err);
+      // tail's own exit code is 0; check's is 1 when the log has findings (not here); anything else is a failure
+      if (code !== 0) return reject(new Error(`${argv.join(' ')} exited ${code}: ${err.slice(-500)}`));
+      resolve({ s, rssMb: m ? Number(m[1]) / 1024 : null });
+    });
+  });
+}
+
+/** `tail -f -n 10`: seconds until the history (10 records and the end separator) is on stdout. */
+function measureFollow(log) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [TAP, 'tail', '-f', '-n', '10', log], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let out = '';
+    let done = false;
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (!done && out.split('\n').length > 11) {
+        done = true;
+        resolve({ s: Number(process.hrtime.bigint() - t0) / 1e9, rssMb: null });
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!done) reject(new Error(`tail -f exited ${code} before showing 10 records`));
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s.length === 0 ? null : s[Math.floor((s.length - 1) / 2)];
+};
+
+async function main() {
+  const started = Date.now();
+  const loadBefore = loadavg().map((x) => x.toFixed(2)).join(' ');
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-readers-'));
+  try {
+    const log = join(dir, 'bench.jsonrpc.log');
+    const gen = await writeLargeLog(log, { pairs: PAIRS });
+    console.error(`log: ${gen.records} records, ${(gen.bytes / 1e6).toFixed(0)} MB`);
+    const { jq, why } = findJq();
+    if (!jq) console.error(why);
+    const tap = (...args) => [process.execPath, TAP, ...args];
+    /** name → how to run it */
+    const commands = [
+      ['mcp-tap --version (start-up floor)', () => measure(tap('--version'))],
+      ['tail', () => measure(tap('tail', log))],
+      ['tail --json', () => measure(tap('tail', '--json', log))],
+      ['tail -n 10', () => measure(tap('tail', '-n', '10', log))],
+      ['tail -f -n 10 (first screen)', () => measureFollow(log)],
+      ['stats', () => measure(tap('stats', log))],
+      ['check', () => measure(tap('check', log))],
+      ['ls', () => measure(tap('ls', '--dir', dir))],
+      ['export (Markdown)', () => measure(tap('export', log, '-o', join(dir, 'out.md')))],
+      ['export --format html', () => measure(tap('export', '--format', 'html', log, '-o', join(dir, 'out.html')))],
+      ['pino-pretty', () => measure([process.execPath, PINO], { input: log })],
+      ...(jq ? [['jq -c .method', () => measure([jq, '-c', '.method', log])]] : []),
+    ];
+    const samples = new Map(commands.map(([name]) => [name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      // rotate the order so no command always runs first or after the heaviest
+      const order = commands.map((_, i) => commands[(i + round) % commands.length]);
+      for (const [name, run] of order) {
+        const m = await run();
+        samples.get(name).push(m);
+        console.error(`round ${round + 1}: ${name} ${m.s.toFixed(2)} s${m.rssMb !== null ? `, ${m.rssMb.toFixed(0)} MB` : ''}`);
+      }
+    }
+    const result = new Map([...samples].map(([name, xs]) => [name, { s: median(xs.map((x) => x.s)), rssMb: median(xs.filter((x) => x.rssMb !== null).map((x) => x.rssMb)) }]));
+    writeReport({ result, records: gen.records, bytes: gen.bytes, jqWhy: why, loadBefore, wall: (Date.now() - started) / 1000 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function writeReport({ result, records, bytes, jqWhy, loadBefore, wall }) {
+  const get = (n) => result.get(n);
+  const fmtS = (s) => (s === null ? '—' : `${s.toFixed(2)} s`);
+  const fmtMb = (m) => (m === null || m === undefined ? '—' : `${m.toFixed(0)} MB`);
+  const rows = [...result].map(([name, m]) => `| \`${name}\` | ${fmtS(m.s)} | ${Math.round(records / m.s).toLocaleString('en-US')} | ${fmtMb(m.rssMb)} |`);
+  const targets = [];
+  const target = (what, measured, pass) => targets.push(`| ${what} | ${measured} | ${pass === null ? 'SKIPPED' : pass ? 'PASS' : 'MISS'} |`);
+  const jq = get('jq -c .method');
+  for (const n of ['stats', 'check', 'ls']) target(`\`${n}\` ≤ \`jq -c .method\``, jq ? `${fmtS(get(n).s)} vs ${fmtS(jq.s)} (${(get(n).s / jq.s).toFixed(2)}×)` : 'jq missing', jq ? get(n).s <= jq.s : null);
+  const pino = get('pino-pretty');
+  target('`tail` ≥ 2× pino-pretty records/s', `${Math.round(records / get('tail').s).toLocaleString('en-US')} vs ${Math.round(records / pino.s).toLocaleString('en-US')} records/s (${(pino.s / get('tail').s).toFixed(2)}×)`, pino.s / get('tail').s >= 2);
+  for (const n of ['export (Markdown)', 'export --format html']) target(`\`${n}\` ≤ 2× \`stats\``, `${fmtS(get(n).s)} vs ${fmtS(get('stats').s)} (${(get(n).s / get('stats').s).toFixed(2)}×)`, get(n).s <= 2 * get('stats').s);
+  for (const n of ['tail -n 10', 'tail -f -n 10 (first screen)']) target(`\`${n}\` < 0.3 s`, fmtS(get(n).s), get(n).s < 0.3);
+  const rss = [...result].filter(([n]) => !['pino-pretty', 'jq -c .method'].includes(n) && result.get(n).rssMb !== null);
+  const worst = rss.sort((a, b) => b[1].rssMb - a[1].rssMb)[0];
+  target('peak RSS ≤ 128 MB for every reader', worst ? `highest: \`${worst[0]}\` ${fmtMb(worst[1].rssMb)}` : 'no RSS (GNU time missing)', worst ? worst[1].rssMb <= 128 : null);
+
+  const section = [
+    '<!-- readers:start -->',
+    '## Readers',
+    '',
+    `Produced by \`npm run bench:readers\` (bench/readers.mjs); method in docs/performance.md ("Readers"). Log: ${records.toLocaleString('en-US')} records, ${(bytes / 1e6).toFixed(0)} MB, written by bench/gen-log.mjs. ` +
+      `${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, medians; ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${new Date().toISOString()}; ` +
+      `load average before → after: ${loadBefore} → ${loadavg().map((x) => x.toFixed(2)).join(' ')}; wall time ${wall.toFixed(0)} s.`,
+    ...(jqWhy ? ['', `> ${jqWhy}`] : []),
+    '',
+    '| target | measured | |',
+    '|---|---|---|',
+    ...targets,
+    '',
+    '| command | time | records/s | peak RSS |',
+    '|---|---:|---:|---:|',
+    ...rows,
+    '<!-- readers:end -->',
+    '',
+  ].join('\n');
+  let text = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '# mcp-tap benchmark results\n\n';
+  const a = text.indexOf('<!-- readers:start -->');
+  const b = text.indexOf('<!-- readers:end -->');
+  if (a !== -1 && b !== -1) text = text.slice(0, a) + section.trimEnd() + text.slice(b + '<!-- readers:end -->'.length);
+  else text = `${text.trimEnd()}\n\n${section}`;
+  writeFileSync(OUT, text);
+  console.log(section);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,132 @@
+/**
+ * Which records of a long session the Markdown and HTML exports show. A session of up to SAMPLE_ABOVE
+ * records (and WHOLE_BYTES of messages) is shown whole. A longer one is shown in part, decided in two
+ * passes over the log: the first folds every record into the session's summary and notes the calls that
+ * must stay (error answers, isError results, findings, the slowest calls); the second keeps the first and
+ * last WINDOW records, those calls, one request in `every` of the rest with its answers and progress, and
+ * mcp-tap's events. Summary numbers always come from the first pass, so they are the whole session's.
+ * Pure: records in, decisions out.
+ */
+import type { LogRecord } from '../log/record.js';
+import { notesOf, SummaryBuilder, type SessionSummary } from './summary.js';
+
+/** Sessions with more records than this are sampled (unless --full). */
+export const SAMPLE_ABOVE = 4000;
+/** …or with more message bytes than this. */
+export const WHOLE_BYTES = 16 * 1024 * 1024;
+/** Records kept at each end of a sampled session. */
+export const WINDOW = 1000;
+/** About this many requests are sampled from the middle. */
+export const MIDDLE_REQUESTS = 500;
+
+/** How one session is shown: whole, or which parts. */
+export interface SessionPlan {
+  session: string;
+  summary: SessionSummary;
+  records: number;
+  /** Null: the session is shown whole. */
+  sample: null | {
+    /** One request in `every` of the middle is kept. */
+    every: number;
+    /** Seqs of the requests kept because of their answer (errors, isError, findings, slowest). */
+    calls: Set<number>;
+  };
+}
+
+const isAnswer = (k: unknown): boolean => k === 'response' || k === 'error';
+
+/** First pass: the summary of each session and whether (and how) to sample it. */
+export class SamplePlanner {
+  private readonly sessions = new Map<string, { summary: SummaryBuilder; records: number; requests: number; bytes: number; calls: Set<number> }>();
+
+  constructor(private readonly whole = false) {}
+
+  add(r: LogRecord): void {
+    let s = this.sessions.get(r.session);
+    if (!s) this.sessions.set(r.session, (s = { summary: new SummaryBuilder(), records: 0, requests: 0, bytes: 0, calls: new Set() }));
+    s.summary.add(r);
+    s.records++;
+    if (typeof r.bytes === 'number') s.bytes += r.bytes;
+    if (r.kind === 'request') s.requests++;
+    if (mustShow(r)) {
+      s.calls.add(r.seq);
+      if (typeof r.reqSeq === 'number') s.calls.add(r.reqSeq);
+    }
+    if (r.kind === 'batch' && Array.isArray(r.items)) {
+      for (const it of r.items) if (isAnswer(it.kind) && (it.kind === 'error' || it.isError === true) && typeof it.reqSeq === 'number') s.calls.add(it.reqSeq);
+    }
+  }
+
+  finish(): SessionPlan[] {
+    return [...this.sessions].map(([session, s]) => {
+      const summary = s.summary.finish();
+      const big = s.records > SAMPLE_ABOVE || s.bytes > WHOLE_BYTES;
+      if (this.whole || !big) return { session, summary, records: s.records, sample: null };
+      for (const c of summary.slowest) s.calls.add(c.reqSeq ?? c.seq);
+      return { session, summary, records: s.records, sample: { every: Math.max(1, Math.ceil(s.requests / MIDDLE_REQUESTS)), calls: s.calls } };
+    });
+  }
+}
+
+/** A record that a sampled export still shows: an error answer, an isError result, one with findings. */
+function mustShow(r: LogRecord): boolean {
+  return r.kind === 'error' || r.kind === 'invalid' || r.isError === true || notesOf(r).length > 0;
+}
+
+/**
+ * Second pass: keeps the records the plans say to show. `wouldKeep` looks at a record's envelope without
+ * changing anything (readers use it to parse only kept bodies); `take` then says the same and moves on.
+ */
+export class SampleSelector {
+  private readonly state = new Map<string, { plan: SessionPlan; index: number; requests: number; kept: Set<number> }>();
+
+  constructor(plans: readonly SessionPlan[]) {
+    for (const plan of plans) this.state.set(plan.session, { plan, index: 0, requests: 0, kept: new Set() });
+  }
+
+  wouldKeep(r: LogRecord): boolean {
+    const s = this.state.get(r.session);
+    if (!s) return false;
+    const sample = s.plan.sample;
+    if (sample === null) return true;
+    const i = s.index;
+    if (i < WINDOW || i >= s.plan.records - WINDOW) return true;
+    switch (r.kind) {
+      case 'request':
+        return sample.calls.has(r.seq) || s.requests % sample.every === 0;
+      case 'response':
+      case 'error':
+      case 'notification':
+        return sample.calls.has(r.seq) || (typeof r.reqSeq === 'number' && s.kept.has(r.reqSeq)) || mustShow(r);
+      case 'event':
+        return true;
+      case 'batch':
+        return sample.calls.has(r.seq) || mustShow(r);
+      default:
+        return mustShow(r);
+    }
+  }
+
+  take(r: LogRecord): boolean {
+    const s = this.state.get(r.session);
+    if (!s) return false;
+    const keep = this.wouldKeep(r);
+    s.index++;
+    if (r.kind === 'request') {
+      s.requests++;
+      if (keep && s.plan.sample !== null) s.kept.add(r.seq);
+    }
+    if (keep && isAnswer(r.kind) && typeof r.reqSeq === 'number') s.kept.delete(r.reqSeq);
+    return keep;
+  }
+}
+
+/** The line a sampled export opens its conversation with. */
+export function sampleNotice(plan: SessionPlan, shown: number): string | undefined {
+  if (plan.sample === null) return undefined;
+  return (
+    `This session has ${plan.records.toLocaleString('en-US')} records; ${shown.toLocaleString('en-US')} are shown: the first and last ` +
+    `${WINDOW.toLocaleString('en-US')}, every error, isError result, invalid line and finding, the slowest calls, mcp-tap's events, and one request in ` +
+    `${plan.sample.every} of the rest with its answers. The summary counts the whole session. Export with --full for every record.`
+  );
+}
