@@ -16,9 +16,10 @@ interface ExportCliOptions extends RedactSwitch {
   format: string;
   output?: string;
   maxBody: string;
+  otlpContent?: boolean;
 }
 
-const FORMATS = ['md', 'json', 'jsonl', 'html'] as const;
+const FORMATS = ['md', 'json', 'jsonl', 'html', 'otlp'] as const;
 type Format = (typeof FORMATS)[number];
 
 async function* redacted(records: AsyncIterable<LogRecord>, redactor: RecordRedactor | null): AsyncGenerator<LogRecord> {
@@ -37,7 +38,8 @@ export function define(program: Command): void {
     )
     .argument('[file]', 'the log file (default: the most recently written log in the default log directory)')
     .option('--session <which>', "'last', 'all', or a session id (or unique prefix)", 'last')
-    .option('--format <format>', 'md, json, jsonl or html (a self-contained waterfall report: docs/report.md)', 'md')
+    .option('--format <format>', 'md, json, jsonl, html (a self-contained waterfall report: docs/report.md) or otlp (OTLP/JSON traces: docs/observability.md)', 'md')
+    .option('--otlp-content', 'otlp: tool arguments and results as span attributes (redacted unless --no-redact)')
     .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout');
   addRedactFlags(cmd)
     .option('--max-body <chars>', 'Markdown: shorten bodies longer than this', String(DEFAULT_MAX_BODY))
@@ -48,13 +50,17 @@ export function define(program: Command): void {
       const redactor = redactorFrom(opts);
       const input = await openInput({ file, session: opts.session, warn });
       const records = redacted(input.records, redactor);
-      const chunks = await render(format as Format, records, { redacted: redactor !== null, maxBody: Number(opts.maxBody) });
+      const chunks = await render(format as Format, records, { redacted: redactor !== null, maxBody: Number(opts.maxBody), otlpContent: opts.otlpContent === true });
       await writeOutput(opts.output, chunks);
       if (opts.output !== undefined && opts.output !== '-' && !opts.redact) warn(`${opts.output} is NOT redacted: check it before you share it`);
     });
 }
 
-async function render(format: Format, records: AsyncGenerator<LogRecord>, o: { redacted: boolean; maxBody: number }): Promise<Iterable<string> | AsyncIterable<string>> {
+async function render(
+  format: Format,
+  records: AsyncGenerator<LogRecord>,
+  o: { redacted: boolean; maxBody: number; otlpContent: boolean },
+): Promise<Iterable<string> | AsyncIterable<string>> {
   switch (format) {
     case 'jsonl':
       return jsonlChunks(records);
@@ -70,6 +76,10 @@ async function render(format: Format, records: AsyncGenerator<LogRecord>, o: { r
       const all = await collect(records);
       const { reportChunks } = await import('../../report/page.js');
       return reportChunks(all, { redacted: o.redacted, exporterVersion: VERSION });
+    }
+    case 'otlp': {
+      const { otlpChunks } = await import('../../otlp/export-otlp.js');
+      return otlpChunks(records, { content: o.otlpContent, env: process.env });
     }
   }
 }
