@@ -27,12 +27,14 @@ const MAX_BEHIND_BYTES = 8 * 1024 * 1024;
 
 /** A file path names the user's own transport (resolved from cwd); anything else is a package. */
 export function resolveShipTarget(target: string, cwd: string): string {
-  if (target.startsWith('.') || isAbsolute(target)) return resolve(cwd, target);
+  const path = target.startsWith('.') || isAbsolute(target);
+  const name = path ? resolve(cwd, target) : target;
   try {
-    // the package as installed for the project mcp-tap runs in, else as pino finds it from mcp-tap
-    return createRequire(join(cwd, 'package.json')).resolve(target);
+    // a package as installed for the project mcp-tap runs in (else as pino finds it from mcp-tap);
+    // a directory by its package.json, as require would take it
+    return createRequire(join(cwd, 'package.json')).resolve(name);
   } catch {
-    return target;
+    return name;
   }
 }
 
