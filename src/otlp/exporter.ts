@@ -39,6 +39,8 @@ export class SpanExporter {
   private timer: NodeJS.Timeout | null = null;
   /** flush() waits: retries give up at once and hand their batch back. */
   private hurry = false;
+  /** Bumped when flush() gives up the request in flight (counted lost then, whatever its answer). */
+  private generation = 0;
   private closed = false;
   private warned = false;
   private lost = 0;
@@ -88,7 +90,14 @@ export class SpanExporter {
       if (r.status >= 200 && r.status < 300) this.delivered += batch.length;
       else this.lose(batch.length, r.status === 0 || RETRY_STATUS.has(r.status) ? 'export-failed' : 'rejected', describe(r));
     }
-    const left = this.queue.length + (this.sending ? this.inFlight : 0);
+    // a request still unanswered is given up and counted now; its late answer counts for nothing
+    const abandoned = this.sending ? this.inFlight : 0;
+    if (this.sending) {
+      this.generation++;
+      this.inFlight = 0;
+      this.sending = false; // the abandoned loop ends when its request does; a new one may start
+    }
+    const left = this.queue.length + abandoned;
     if (left > 0) this.lose(left, 'export-failed', `not delivered within ${maxWaitMs} ms at exit`);
     this.queue.length = 0;
     this.hurry = false;
@@ -118,24 +127,29 @@ export class SpanExporter {
   private async sendLoop(): Promise<void> {
     if (this.sending) return;
     this.sending = true;
+    const generation = this.generation;
     try {
-      while (this.queue.length > 0 && !this.hurry) {
+      while (this.queue.length > 0 && !this.hurry && generation === this.generation) {
         const batch = this.queue.splice(0, this.maxBatch);
         this.inFlight = batch.length;
         await this.sendBatch(batch);
-        this.inFlight = 0;
+        if (generation === this.generation) this.inFlight = 0;
       }
     } finally {
-      this.sending = false;
-      this.inFlight = 0;
+      if (generation === this.generation) {
+        this.sending = false;
+        this.inFlight = 0;
+      }
     }
   }
 
   private async sendBatch(batch: Span[]): Promise<void> {
     const maxAttempts = this.opts.maxAttempts ?? 5;
     let backoff = this.opts.backoffMs ?? 1000;
+    const generation = this.generation;
     for (let attempt = 1; ; attempt++) {
       const r = await this.postWithin(batch, Infinity);
+      if (generation !== this.generation) return;
       if (r.status >= 200 && r.status < 300) {
         this.delivered += batch.length;
         return;

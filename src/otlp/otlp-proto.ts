@@ -58,6 +58,12 @@ class Msg {
     return this;
   }
 
+  int(field: number, n: number): this {
+    this.tag(field, 0);
+    this.varint(n);
+    return this;
+  }
+
   bool(field: number, b: boolean): this {
     this.tag(field, 0);
     this.varint(b ? 1 : 0);
@@ -94,8 +100,7 @@ function anyValue(v: AttrValue): Msg {
   if (typeof v === 'boolean') return m.bool(2, v);
   if (typeof v === 'number') {
     if (!Number.isSafeInteger(v)) return m.double(4, v);
-    m.uint(3, v); // 0 is the default and left out, as proto3 does
-    return m;
+    return m.int(3, v); // a oneof member is written even when 0: its presence says which member
   }
   // ArrayValue: repeated AnyValue values = 1
   const arr = new Msg();
