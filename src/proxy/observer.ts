@@ -38,6 +38,8 @@ const SLICE_BYTES = 16 * 1024;
 const MAX_WAITING_BYTES = 1024 * 1024;
 /** How long sinks beside the log may take to deliver, before and again after the end record. */
 const TAP_FLUSH_MS = 1000;
+/** Losses of sinks beside the log become a sink-gap record at most this often (and at the end). */
+const TAP_REPORT_MS = 1000;
 
 /** Precise epoch milliseconds (fractional) for record times and latencies. */
 export const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
@@ -164,7 +166,7 @@ export class Observer {
     const taps = this.opts.taps ?? [];
     if (taps.length > 0) await Promise.all(taps.map((t) => t.flush(TAP_FLUSH_MS).catch(() => {})));
     // losses are reported before the end record, which must stay the last one
-    this.reportLoss();
+    this.reportLoss(true);
     try {
       this.session.finish(this.now(), fields);
     } catch (err) {
@@ -232,7 +234,9 @@ export class Observer {
     }
   }
 
-  private reportLoss(): void {
+  private nextTapReport = 0;
+
+  private reportLoss(force = false): void {
     const loss = this.opts.sink.takeLoss();
     if (loss) {
       try {
@@ -241,8 +245,12 @@ export class Observer {
         this.fail(err);
       }
     }
+    // a sink beside the log that keeps failing is reported at most once a second (each report is a record)
     const taps = this.opts.taps;
-    if (taps !== undefined) for (const tap of taps) this.reportTapLoss(tap);
+    if (taps !== undefined && (force || performance.now() >= this.nextTapReport)) {
+      this.nextTapReport = performance.now() + TAP_REPORT_MS;
+      for (const tap of taps) this.reportTapLoss(tap);
+    }
   }
 
   /** A sink beside the log lost records or spans: the log says so (the log itself lost nothing). */

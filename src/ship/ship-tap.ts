@@ -15,6 +15,7 @@ export interface TransportStream {
   end(): void;
   on(event: 'error' | 'drain' | 'close', fn: (err?: Error) => void): unknown;
   once(event: 'close', fn: () => void): unknown;
+  worker?: { terminate(): Promise<number> };
 }
 
 export interface ShipTarget {
@@ -24,6 +25,8 @@ export interface ShipTarget {
 
 /** Bytes a transport may be behind (beyond what its worker has taken) before records are dropped. */
 const MAX_BEHIND_BYTES = 8 * 1024 * 1024;
+/** How often the worker is asked to confirm what it took. */
+const CONFIRM_MS = 1000;
 
 /** A file path names the user's own transport (resolved from cwd); anything else is a package. */
 export function resolveShipTarget(target: string, cwd: string): string {
@@ -58,6 +61,10 @@ export class ShipTap implements RecordTap {
   private lostReason: string | null = null;
   /** Records handed to the transport. */
   shipped = 0;
+  /** Records the transport's worker confirmed (a flush acknowledged after them). */
+  confirmed = 0;
+  private confirming = false;
+  private readonly confirmTimer: NodeJS.Timeout;
 
   constructor(
     label: string,
@@ -66,9 +73,15 @@ export class ShipTap implements RecordTap {
   ) {
     this.name = `ship:${label}`;
     stream.on('error', (err) => {
+      if (this.broken) return;
       this.broken = true;
-      this.once(`the pino transport ${label} failed (${err?.message ?? 'unknown error'})`);
+      this.once(`the pino transport ${label} failed (${err?.message ?? 'unknown error'}); records are not shipped, losses are counted in the log`);
+      // what the worker had not confirmed may be lost with it: an upper bound, like the log's file-removed
+      this.lose('transport-failed', 'it failed', this.shipped - this.confirmed);
     });
+    // the worker confirms what its destination took, so a failure can count what went with it
+    this.confirmTimer = setInterval(() => this.confirm(), CONFIRM_MS);
+    this.confirmTimer.unref();
     stream.on('drain', () => {
       this.behind = false;
       this.behindBytes = 0;
@@ -77,14 +90,17 @@ export class ShipTap implements RecordTap {
 
   record(r: TappedRecord): void {
     if (this.closed) return;
-    if (this.broken) return this.lose('transport-failed', 'it failed');
+    // the records that count this sink's own losses cannot reach it either; counting them would never end
+    if (this.broken) return r.record.event === 'sink-gap' && r.record['sink'] === this.name ? undefined : this.lose('transport-failed', 'it failed');
     let line: Buffer | string;
     try {
       line = recordLine(r);
     } catch {
       return this.lose('transport-failed', 'a record could not be serialized');
     }
-    if (this.behind && this.behindBytes + line.length > MAX_BEHIND_BYTES) return this.lose('queue-full', 'it is not keeping up');
+    if (this.behind && this.behindBytes + line.length > MAX_BEHIND_BYTES) {
+      return r.record.event === 'sink-gap' && r.record['sink'] === this.name ? undefined : this.lose('queue-full', 'it is not keeping up');
+    }
     let ok: boolean;
     try {
       ok = this.stream.write(line);
@@ -107,20 +123,50 @@ export class ShipTap implements RecordTap {
     return out;
   }
 
-  flush(maxWaitMs: number): Promise<void> {
-    if (this.broken) return Promise.resolve();
-    return this.within(maxWaitMs, (done) => {
+  /** Asks the worker to confirm what it has taken so far. */
+  private confirm(): void {
+    if (this.confirming || this.broken || this.shipped === this.confirmed) return;
+    this.confirming = true;
+    const upTo = this.shipped;
+    try {
+      this.stream.flush((err) => {
+        this.confirming = false;
+        if (!err) this.confirmed = Math.max(this.confirmed, upTo);
+      });
+    } catch {
+      this.confirming = false;
+    }
+  }
+
+  async flush(maxWaitMs: number): Promise<void> {
+    if (this.broken) return;
+    const upTo = this.shipped;
+    const ok = await this.within(maxWaitMs, (done) => {
       try {
-        this.stream.flush(() => done());
+        this.stream.flush((err) => (err ? undefined : done()));
       } catch {
-        done();
+        // broken: the error handler counts
       }
-    }).then(() => {});
+    });
+    if (ok) this.confirmed = Math.max(this.confirmed, upTo);
   }
 
   async close(maxWaitMs: number): Promise<void> {
     this.closed = true;
+    clearInterval(this.confirmTimer);
     if (this.broken) return;
+    // ending a transport that is behind would block the event loop (thread-stream waits synchronously
+    // for its worker): only one that confirmed everything is ended; any other is stopped
+    await this.flush(maxWaitMs);
+    if (this.confirmed < this.shipped) {
+      this.once(`the pino transport ${this.name.slice(5)} had not taken its last ${this.shipped - this.confirmed} records within ${maxWaitMs} ms at exit; they may be missing`);
+      // stopped now: otherwise pino's exit hook would wait for it synchronously (10 s) and then throw
+      await this.within(maxWaitMs, (done) => {
+        this.stream.once('close', done);
+        this.stream.worker?.terminate().catch(() => {});
+      });
+      return;
+    }
     const finished = await this.within(maxWaitMs, (done) => {
       this.stream.once('close', done);
       try {
@@ -142,8 +188,9 @@ export class ShipTap implements RecordTap {
     });
   }
 
-  private lose(reason: string, why: string): void {
-    this.lost++;
+  private lose(reason: string, why: string, n = 1): void {
+    if (n <= 0) return;
+    this.lost += n;
     if (this.lostReason === null) this.lostReason = reason;
     this.once(`shipping records to ${this.name.slice(5)} loses records (${why}); the relay goes on, losses are counted in the log`);
   }
