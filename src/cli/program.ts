@@ -74,6 +74,10 @@ export async function printHelp(all: Record<string, Loader>, argv: string[]): Pr
     '  --max-log-files <n>      rotated files to keep (default 3)',
     '  --grace <ms>             shutdown grace period before SIGTERM, then SIGKILL (default 2000)',
     '  -q, --quiet              do not announce the log path on stderr',
+    '  --otlp [url]             send each exchange as an OpenTelemetry span (OTLP/HTTP; default: OTEL_EXPORTER_OTLP_* or localhost:4318)',
+    '  --otlp-content           with --otlp: tool arguments and results on the spans (redacted)',
+    '  --ship <target>          send every record to a pino transport (package or file; repeatable)',
+    '  --ship-options <json>    options of the --ship before it',
     '',
     'Subcommands:',
   ];
