@@ -8,7 +8,7 @@
 //   BENCH_ROUNDS=n     rounds (default 5; quick 1)
 //   BENCH_HUGE=0       skip the 64 MB results run;  BENCH_LONG=0  skip the 1,000,000-message session
 //   BENCH_ONLY=a,b     only these workloads (startup,pingpong,pipelined,notify,large,huge,long)
-//   BENCH_CONFIGS=a,b  only these configurations (direct,bare,tap,tap-nolog,py); bare is always kept
+//   BENCH_CONFIGS=a,b  only these configurations (direct,bare,tap,tap-nolog,tap-otlp,tap-ship,py); bare is always kept
 //   BENCH_OUT=path     where to write the report (default bench/results.md)
 //   BENCH_STRICT=1     exit 1 when a target is missed (a failed or corrupted run always exits 1)
 //   BENCH_TAP=path     the mcp-tap to measure (default bin/mcp-tap.js of this checkout)
@@ -48,6 +48,20 @@ function findPython() {
 }
 const PYTHON = findPython();
 
+// ---- a local OTLP/HTTP receiver for the --otlp configuration: answers 200, keeps nothing
+let otlpUrl = null;
+const OTLP_URL = () => otlpUrl;
+if (!onlyConfigs || onlyConfigs.has('tap-otlp')) {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  server.unref();
+  otlpUrl = `http://127.0.0.1:${server.address().port}`;
+}
+
 // ---- configurations: what the client spawns. ctx.dir is a fresh temp directory per run.
 const CONFIGS = [
   { key: 'direct', label: 'direct (no hop)', cmd: () => [NODE, ECHO], proxy: false },
@@ -55,6 +69,16 @@ const CONFIGS = [
   { key: 'journal', label: 'bare relay + raw journal', cmd: (ctx) => [NODE, join(here, 'bare-journal.mjs'), join(ctx.dir, 'journal'), NODE, ECHO], proxy: true },
   { key: 'tap', label: 'mcp-tap (analysis + log)', cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' },
   { key: 'tap-nolog', label: 'mcp-tap --no-log', cmd: () => [NODE, TAP, '--no-log', '--', NODE, ECHO], proxy: true },
+  // the sinks beside the log (docs/observability.md): spans to a local OTLP receiver, records through a
+  // pino transport (pino/file) into a second file
+  { key: 'tap-otlp', label: 'mcp-tap --otlp', cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--otlp', OTLP_URL(), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' },
+  {
+    key: 'tap-ship',
+    label: 'mcp-tap --ship pino/file',
+    cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--ship', 'pino/file', '--ship-options', JSON.stringify({ destination: join(ctx.dir, 'shipped.log') }), '--', NODE, ECHO],
+    proxy: true,
+    log: 'jsonrpc.log',
+  },
   ...(env.BENCH_TAP_B
     ? [{ key: 'tap-b', label: `mcp-tap B (${env.BENCH_TAP_B})`, cmd: (ctx) => [NODE, resolve(env.BENCH_TAP_B), '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' }]
     : []),

@@ -6,56 +6,95 @@
 import type { AttrValue, Attributes, Span } from './spans.js';
 import { SPAN_KIND_CODE, STATUS_CODE, type SpanOrigin } from './otlp-json.js';
 
-/** Builds one message's bytes; nested messages are built first and written length-prefixed. */
-class Msg {
-  private readonly parts: Buffer[] = [];
-  private size = 0;
+/**
+ * Writes a message into one growing buffer. A nested message is forked (5 bytes reserved for its
+ * length), written in place, and closed with its length (the content moved back when the length took
+ * fewer bytes): no buffer per nested message, as protobufjs does it.
+ */
+class Writer {
+  private buf = Buffer.allocUnsafe(4096);
+  private pos = 0;
+  private readonly stack: number[] = [];
 
-  private push(b: Buffer): void {
-    this.parts.push(b);
-    this.size += b.length;
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
   }
 
-  private varint(n: number | bigint): void {
-    let v = BigInt(n);
-    if (v < 0n) v += 1n << 64n; // two's complement for negative int64
-    const bytes: number[] = [];
-    while (v > 0x7fn) {
-      bytes.push(Number(v & 0x7fn) | 0x80);
-      v >>= 7n;
+  private varint(n: number): void {
+    this.ensure(10);
+    if (n < 0) {
+      // a negative int64: ten bytes of two's complement
+      let v = BigInt.asUintN(64, BigInt(n));
+      while (v > 0x7fn) {
+        this.buf[this.pos++] = Number(v & 0x7fn) | 0x80;
+        v >>= 7n;
+      }
+      this.buf[this.pos++] = Number(v);
+      return;
     }
-    bytes.push(Number(v));
-    this.push(Buffer.from(bytes));
+    while (n > 0x7f) {
+      this.buf[this.pos++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    this.buf[this.pos++] = n;
   }
 
   private tag(field: number, wire: number): void {
     this.varint((field << 3) | wire);
   }
 
-  bytes(field: number, b: Buffer): this {
+  /** Starts the nested message at `field`; end it with close(). */
+  fork(field: number): this {
     this.tag(field, 2);
-    this.varint(b.length);
-    this.push(b);
+    this.ensure(5);
+    this.stack.push(this.pos);
+    this.pos += 5;
     return this;
   }
 
-  string(field: number, s: string): this {
-    return s === '' ? this : this.bytes(field, Buffer.from(s, 'utf8'));
+  close(): this {
+    const start = this.stack.pop()!;
+    const len = this.pos - start - 5;
+    let lenBytes = 1;
+    for (let v = len; v > 0x7f; v = Math.floor(v / 0x80)) lenBytes++;
+    this.buf.copy(this.buf, start + lenBytes, start + 5, this.pos);
+    // the length goes into the reserved bytes (no ensure(): the buffer must not move under the content)
+    let at = start;
+    for (let v = len; ; v = Math.floor(v / 0x80)) {
+      if (v <= 0x7f) {
+        this.buf[at++] = v;
+        break;
+      }
+      this.buf[at++] = (v % 0x80) | 0x80;
+    }
+    this.pos = start + lenBytes + len;
+    return this;
+  }
+
+  string(field: number, s: string, always = false): this {
+    if (s === '' && !always) return this;
+    const n = Buffer.byteLength(s, 'utf8');
+    this.tag(field, 2);
+    this.varint(n);
+    this.ensure(n);
+    this.pos += this.buf.write(s, this.pos, 'utf8');
+    return this;
   }
 
   hex(field: number, h: string | undefined): this {
-    return h === undefined || h === '' ? this : this.bytes(field, Buffer.from(h, 'hex'));
-  }
-
-  message(field: number, m: Msg): this {
-    return this.bytes(field, m.done());
-  }
-
-  uint(field: number, n: number | bigint): this {
-    if (n === 0 || n === 0n) return this;
-    this.tag(field, 0);
-    this.varint(n);
+    if (h === undefined || h === '') return this;
+    this.tag(field, 2);
+    this.varint(h.length / 2);
+    this.ensure(h.length / 2);
+    this.pos += this.buf.write(h, this.pos, 'hex');
     return this;
+  }
+
+  uint(field: number, n: number): this {
+    return n === 0 ? this : this.int(field, n);
   }
 
   int(field: number, n: number): this {
@@ -65,52 +104,55 @@ class Msg {
   }
 
   bool(field: number, b: boolean): this {
-    this.tag(field, 0);
-    this.varint(b ? 1 : 0);
-    return this;
+    return this.int(field, b ? 1 : 0);
   }
 
   double(field: number, d: number): this {
     this.tag(field, 1);
-    const b = Buffer.alloc(8);
-    b.writeDoubleLE(d);
-    this.push(b);
+    this.ensure(8);
+    this.pos = this.buf.writeDoubleLE(d, this.pos);
     return this;
   }
 
   fixed64(field: number, n: bigint): this {
     this.tag(field, 1);
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(n);
-    this.push(b);
+    this.ensure(8);
+    this.pos = this.buf.writeBigUInt64LE(n, this.pos);
     return this;
   }
 
   done(): Buffer {
-    return Buffer.concat(this.parts, this.size);
+    return Buffer.from(this.buf.subarray(0, this.pos));
   }
 }
 
 const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1000)) * 1000n;
 
 /** common.v1.AnyValue: string_value 1, bool_value 2, int_value 3, double_value 4, array_value 5. */
-function anyValue(v: AttrValue): Msg {
-  const m = new Msg();
-  if (typeof v === 'string') return m.bytes(1, Buffer.from(v, 'utf8'));
-  if (typeof v === 'boolean') return m.bool(2, v);
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) return m.double(4, v);
-    return m.int(3, v); // a oneof member is written even when 0: its presence says which member
+function anyValue(w: Writer, field: number, v: AttrValue): void {
+  w.fork(field);
+  if (typeof v === 'string') w.string(1, v, true);
+  else if (typeof v === 'boolean') w.bool(2, v);
+  // a oneof member is written even when 0 or "": its presence says which member
+  else if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) w.int(3, v);
+    else w.double(4, v);
+  } else {
+    // ArrayValue: repeated AnyValue values = 1
+    w.fork(5);
+    for (const s of v) anyValue(w, 1, s);
+    w.close();
   }
-  // ArrayValue: repeated AnyValue values = 1
-  const arr = new Msg();
-  for (const s of v) arr.message(1, anyValue(s));
-  return m.message(5, arr);
+  w.close();
 }
 
 /** Repeated common.v1.KeyValue (key 1, value 2) at `field`. */
-function keyValues(m: Msg, field: number, attrs: Attributes): void {
-  for (const [key, value] of Object.entries(attrs)) m.message(field, new Msg().string(1, key).message(2, anyValue(value)));
+function keyValues(w: Writer, field: number, attrs: Attributes): void {
+  for (const key in attrs) {
+    w.fork(field).string(1, key);
+    anyValue(w, 2, attrs[key]!);
+    w.close();
+  }
 }
 
 /**
@@ -118,17 +160,18 @@ function keyValues(m: Msg, field: number, attrs: Attributes): void {
  * attributes 9, events 11 (time 1, name 2, attributes 3), links 13 (trace_id 1, span_id 2),
  * status 15 (message 2, code 3).
  */
-function span(s: Span): Msg {
-  const m = new Msg().hex(1, s.traceId).hex(2, s.spanId).hex(4, s.parentSpanId).string(5, s.name).uint(6, SPAN_KIND_CODE[s.kind]);
-  m.fixed64(7, nanos(s.start)).fixed64(8, nanos(s.end));
-  keyValues(m, 9, s.attributes);
+function span(w: Writer, s: Span): void {
+  w.fork(2).hex(1, s.traceId).hex(2, s.spanId).hex(4, s.parentSpanId).string(5, s.name).uint(6, SPAN_KIND_CODE[s.kind]);
+  w.fixed64(7, nanos(s.start)).fixed64(8, nanos(s.end));
+  keyValues(w, 9, s.attributes);
   for (const e of s.events) {
-    const em = new Msg().fixed64(1, nanos(e.time)).string(2, e.name);
-    keyValues(em, 3, e.attributes);
-    m.message(11, em);
+    w.fork(11).fixed64(1, nanos(e.time)).string(2, e.name);
+    keyValues(w, 3, e.attributes);
+    w.close();
   }
-  for (const l of s.links) m.message(13, new Msg().hex(1, l.traceId).hex(2, l.spanId));
-  return m.message(15, new Msg().string(2, s.status.message ?? '').uint(3, STATUS_CODE[s.status.code]));
+  for (const l of s.links) w.fork(13).hex(1, l.traceId).hex(2, l.spanId).close();
+  w.fork(15).string(2, s.status.message ?? '').uint(3, STATUS_CODE[s.status.code]).close();
+  w.close();
 }
 
 /**
@@ -136,10 +179,15 @@ function span(s: Span): Msg {
  * Resource { attributes 1 }; ScopeSpans { scope 1, spans 2 }; InstrumentationScope { name 1, version 2 }.
  */
 export function encodeTraceRequest(spans: readonly Span[], origin: SpanOrigin): Buffer {
-  const resource = new Msg();
-  keyValues(resource, 1, origin.resource);
-  const scopeSpans = new Msg().message(1, new Msg().string(1, origin.scope.name).string(2, origin.scope.version));
-  for (const s of spans) scopeSpans.message(2, span(s));
-  const rs = new Msg().message(1, resource).message(2, scopeSpans);
-  return new Msg().message(1, rs).done();
+  const w = new Writer();
+  w.fork(1); // ResourceSpans
+  w.fork(1); // Resource
+  keyValues(w, 1, origin.resource);
+  w.close();
+  w.fork(2); // ScopeSpans
+  w.fork(1).string(1, origin.scope.name).string(2, origin.scope.version).close();
+  for (const s of spans) span(w, s);
+  w.close();
+  w.close();
+  return w.done();
 }

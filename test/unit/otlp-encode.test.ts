@@ -59,6 +59,19 @@ describe('OTLP encoders', () => {
     expect(withDefaults(fromProto)).toEqual(withDefaults(fromJson));
   });
 
+  it('a batch far larger than the writer\'s first buffer (multi-byte lengths, growth) decodes the same way', () => {
+    const many: Span[] = Array.from({ length: 400 }, (_, i) => ({
+      ...spans[0]!,
+      spanId: (i + 1).toString(16).padStart(16, '0'),
+      name: `n${'x'.repeat(i)}`,
+      attributes: { ...spans[0]!.attributes, long: 'é'.repeat(i * 3) },
+    }));
+    const bytes = encodeTraceRequest(many, origin);
+    expect(bytes.length).toBeGreaterThan(300_000);
+    const decoded = protoRoot.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest').decode(bytes);
+    expect(withDefaults(normalizeTrace(decoded))).toEqual(withDefaults(normalizeTrace(JSON.parse(JSON.stringify(traceRequestJson(many, origin))))));
+  });
+
   it('the decoded span holds the values written, independent of the JSON encoder', () => {
     const decoded = protoRoot.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest').decode(encodeTraceRequest(spans, origin));
     const t = normalizeTrace(decoded) as { resourceSpans: { resource: { attributes: Record<string, unknown> }; scopeSpans: { scope: unknown; spans: Record<string, unknown>[] }[] }[] };
