@@ -76,6 +76,24 @@ class Writer {
 
   string(field: number, s: string, always = false): this {
     if (s === '' && !always) return this;
+    // short ASCII (keys, method names, ids) byte by byte: Buffer.write costs more than the copy
+    if (s.length < 128) {
+      this.tag(field, 2);
+      this.ensure(s.length + 1);
+      const at = this.pos;
+      this.buf[at] = s.length;
+      let i = 0;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        this.buf[at + 1 + i] = c;
+      }
+      if (i === s.length) {
+        this.pos = at + 1 + i;
+        return this;
+      }
+      this.pos = at - 1; // not ASCII: undo the tag (one byte for fields < 16) and write it the general way
+    }
     const n = Buffer.byteLength(s, 'utf8');
     this.tag(field, 2);
     this.varint(n);

@@ -109,6 +109,7 @@ export class SpanBuilder {
   private root: Span | null = null;
   private protocolVersion: string | undefined;
   private lastTime = 0;
+  private spanBase = 0n;
   /** Open request spans by `seq` (single requests) or `seq#id` (batch elements); insertion-ordered. */
   private readonly open = new Map<string, OpenSpan>();
   private readonly maxOpen: number;
@@ -161,6 +162,7 @@ export class SpanBuilder {
   private begin(record: LogRecord): void {
     this.session = record.session;
     this.traceId = hex(`mcp-tap trace ${record.session}`, 16);
+    this.spanBase = BigInt(`0x${hex(`mcp-tap span ${record.session}`, 8)}`);
     this.rootId = this.spanIdFor(0);
     this.protocolVersion = undefined;
     this.open.clear();
@@ -178,8 +180,11 @@ export class SpanBuilder {
     };
   }
 
+  /** Per seq: the session's base times an odd constant, mod 2^64 (a bijection, so distinct); cheaper than a hash per span. */
   private spanIdFor(key: number | string): string {
-    return hex(`mcp-tap span ${this.session} ${key}`, 8);
+    if (typeof key === 'string') return hex(`mcp-tap span ${this.session} ${key}`, 8);
+    const id = BigInt.asUintN(64, this.spanBase + BigInt(key) * 0x9e3779b97f4a7c15n);
+    return id.toString(16).padStart(16, '0');
   }
 
   private onEvent(record: LogRecord, out: Span[]): void {
