@@ -113,6 +113,9 @@ export class SpanBuilder {
   /** Open request spans by `seq` (single requests) or `seq#id` (batch elements); insertion-ordered. */
   private readonly open = new Map<string, OpenSpan>();
   private readonly maxOpen: number;
+  /** Keys of `open` in opening order, some answered since (skipped when met). */
+  private order: string[] = [];
+  private orderHead = 0;
 
   constructor(private readonly opts: SpanOptions = {}) {
     this.maxOpen = opts.maxOpen ?? 10_000;
@@ -133,7 +136,7 @@ export class SpanBuilder {
         this.onEvent(record, out);
         break;
       case 'request':
-        this.openRequest(record, record.seq, record.id, record.method, record.target, src, record.notes);
+        this.openRequest(record, record.seq, record.id, record.method, record.target, src, record.notes, out);
         break;
       case 'response':
       case 'error':
@@ -166,6 +169,8 @@ export class SpanBuilder {
     this.rootId = this.spanIdFor(0);
     this.protocolVersion = undefined;
     this.open.clear();
+    this.order = [];
+    this.orderHead = 0;
     this.root = {
       traceId: this.traceId,
       spanId: this.rootId,
@@ -234,6 +239,8 @@ export class SpanBuilder {
       this.endSpan(o.span, time, type, out);
     }
     this.open.clear();
+    this.order = [];
+    this.orderHead = 0;
     const root = this.root;
     if (root) {
       root.end = Math.max(time, root.start);
@@ -246,6 +253,12 @@ export class SpanBuilder {
       out.push(root);
       this.root = null;
     }
+  }
+
+  /** Drops answered keys from the order list, so it stays within twice the open spans. */
+  private compactOrder(): void {
+    this.order = this.order.slice(this.orderHead).filter((k) => this.open.has(k));
+    this.orderHead = 0;
   }
 
   private endSpan(span: Span, time: number, errorType: string, out: Span[]): void {
@@ -263,13 +276,23 @@ export class SpanBuilder {
     target: string | undefined,
     src: MsgSource,
     notes: Note[] | undefined,
+    out: Span[],
   ): void {
     if (method === undefined) return;
     if (this.open.size >= this.maxOpen) {
-      // the log evicts the oldest pending request past its bound too (pending-overflow)
-      const [oldestKey, oldest] = this.open.entries().next().value as [string, OpenSpan];
-      this.open.delete(oldestKey);
-      this.endSpan(oldest.span, record.time, 'unanswered', []);
+      // the log evicts the oldest pending request past its bound too (pending-overflow); the order list
+      // skips keys answered meanwhile (a Map's own iterator would walk its deleted entries every time)
+      let oldestKey = this.order[this.orderHead++];
+      while (oldestKey !== undefined && !this.open.has(oldestKey)) oldestKey = this.order[this.orderHead++];
+      if (oldestKey !== undefined) {
+        const oldest = this.open.get(oldestKey)!;
+        this.open.delete(oldestKey);
+        this.endSpan(oldest.span, record.time, 'unanswered', out);
+      }
+      if (this.orderHead > 4096 && this.orderHead * 2 > this.order.length) {
+        this.order.splice(0, this.orderHead);
+        this.orderHead = 0;
+      }
     }
     const attributes: Attributes = { [ATTR.mcpMethodName]: method, [ATTR.mcpSessionId]: record.session, [ATTR.networkTransport]: 'pipe' };
     if (id !== undefined && id !== null) attributes[ATTR.jsonrpcRequestId] = String(id);
@@ -311,7 +334,10 @@ export class SpanBuilder {
     }
     if (record.retryOf !== undefined) attributes['mcp_tap.retry_of'] = this.spanIdFor(record.retryOf);
     this.addNotes(span, record.time, notes);
-    this.open.set(typeof key === 'number' ? String(key) : key, { span, method });
+    const k = typeof key === 'number' ? String(key) : key;
+    this.open.set(k, { span, method });
+    this.order.push(k);
+    if (this.order.length - this.orderHead > this.maxOpen * 2) this.compactOrder();
   }
 
   private answer(record: LogRecord, reqSeq: number | undefined, id: JsonRpcId | undefined, src: MsgSource | null, out: Span[]): void {
@@ -363,7 +389,7 @@ export class SpanBuilder {
 
   private batchItem(record: LogRecord, item: BatchItem, out: Span[]): void {
     if (item.kind === 'request') {
-      this.openRequest(record, `${record.seq}#${json(item.id)}`, item.id, item.method, item.target, NO_MSG, item.notes);
+      this.openRequest(record, `${record.seq}#${json(item.id)}`, item.id, item.method, item.target, NO_MSG, item.notes, out);
     } else if (item.kind === 'response' || item.kind === 'error') {
       const fake = { ...record, kind: item.kind, isError: item.isError, cancelled: item.cancelled, notes: item.notes } as LogRecord;
       this.answer(fake, item.reqSeq, item.id, null, out);

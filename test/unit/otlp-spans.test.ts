@@ -163,6 +163,18 @@ describe('SpanBuilder', () => {
     ]);
   });
 
+  it('past its bound the oldest open request ends as unanswered, at once, and later answers still pair', () => {
+    seq = 0;
+    const b = new SpanBuilder({ maxOpen: 2 });
+    const req = (id: number) => rec({ from: 'client', kind: 'request', id, method: 'ping' });
+    const out = [rec({ from: 'proxy', kind: 'event', event: 'start', name: 'x' }), req(1), req(2), req(3)].flatMap((r) => b.push(r));
+    expect(out.map((s) => [s.attributes['jsonrpc.request.id'], s.end, s.attributes['error.type']])).toEqual([['1', 1004, 'unanswered']]);
+    const answered = b.push(rec({ from: 'server', kind: 'response', id: 3, method: 'ping', reqSeq: 4 }));
+    expect(answered.map((s) => [s.attributes['jsonrpc.request.id'], s.status.code])).toEqual([['3', 'unset']]);
+    expect(b.push(req(4)).length).toBe(0); // 2 and 4 open: nothing evicted
+    expect(b.push(req(5)).map((s) => s.attributes['jsonrpc.request.id'])).toEqual(['2']);
+  });
+
   it('tool arguments and results appear only with content on', () => {
     const { records } = session();
     const off = records.flatMap((r) => new SpanBuilder().push(r));
