@@ -60,7 +60,10 @@ class Writer {
     const len = this.pos - start - 5;
     let lenBytes = 1;
     for (let v = len; v > 0x7f; v = Math.floor(v / 0x80)) lenBytes++;
-    this.buf.copy(this.buf, start + lenBytes, start + 5, this.pos);
+    // most nested messages (a KeyValue, an AnyValue) are a few bytes: moved in JS, not through a binding
+    const buf = this.buf;
+    if (len <= 64) for (let i = 0; i < len; i++) buf[start + lenBytes + i] = buf[start + 5 + i]!;
+    else buf.copy(buf, start + lenBytes, start + 5, this.pos);
     // the length goes into the reserved bytes (no ensure(): the buffer must not move under the content)
     let at = start;
     for (let v = len; ; v = Math.floor(v / 0x80)) {
