@@ -8,7 +8,7 @@
 //   BENCH_ROUNDS=n     rounds (default 5; quick 1)
 //   BENCH_HUGE=0       skip the 64 MB results run;  BENCH_LONG=0  skip the 1,000,000-message session
 //   BENCH_ONLY=a,b     only these workloads (startup,pingpong,pipelined,notify,large,huge,long)
-//   BENCH_CONFIGS=a,b  only these configurations (direct,bare,journal,tap,tap-nolog,tap-secrets,py); bare is always kept
+//   BENCH_CONFIGS=a,b  only these configurations (direct,bare,journal,tap,tap-nolog,tap-secrets,tap-otlp,tap-ship,py); bare is always kept
 //   BENCH_OUT=path     where to write the report (default bench/results.md)
 //   BENCH_STRICT=1     exit 1 when a target is missed (a failed or corrupted run always exits 1)
 //   BENCH_TAP=path     the mcp-tap to measure (default bin/mcp-tap.js of this checkout)
@@ -48,6 +48,20 @@ function findPython() {
 }
 const PYTHON = findPython();
 
+// ---- a local OTLP/HTTP receiver for the --otlp configuration: answers 200, keeps nothing
+let otlpUrl = null;
+const OTLP_URL = () => otlpUrl;
+if (!onlyConfigs || onlyConfigs.has('tap-otlp')) {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  server.unref();
+  otlpUrl = `http://127.0.0.1:${server.address().port}`;
+}
+
 // ---- configurations: what the client spawns. ctx.dir is a fresh temp directory per run.
 const CONFIGS = [
   { key: 'direct', label: 'direct (no hop)', cmd: () => [NODE, ECHO], proxy: false },
@@ -60,6 +74,16 @@ const CONFIGS = [
     key: 'tap-secrets',
     label: 'mcp-tap, 3 secret env vars masked',
     cmd: (ctx) => ['env', 'BENCH_API_KEY=sk-bench-0123456789abcdef', 'BENCH_GITHUB_TOKEN=ghp_benchbenchbenchbench0123', 'BENCH_DB_PASSWORD=correct-horse-battery', NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--', NODE, ECHO],
+    proxy: true,
+    log: 'jsonrpc.log',
+  },
+  // the sinks beside the log (docs/observability.md): spans to a local OTLP receiver, records through a
+  // pino transport (pino/file) into a second file
+  { key: 'tap-otlp', label: 'mcp-tap --otlp', cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--otlp', OTLP_URL(), '--', NODE, ECHO], proxy: true, log: 'jsonrpc.log' },
+  {
+    key: 'tap-ship',
+    label: 'mcp-tap --ship pino/file',
+    cmd: (ctx) => [NODE, TAP, '--log', join(ctx.dir, 'jsonrpc.log'), '--ship', 'pino/file', '--ship-options', JSON.stringify({ destination: join(ctx.dir, 'shipped.log') }), '--', NODE, ECHO],
     proxy: true,
     log: 'jsonrpc.log',
   },

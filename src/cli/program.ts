@@ -76,6 +76,10 @@ export async function printHelp(all: Record<string, Loader>, argv: string[]): Pr
     '  --redact-env <NAME>      mask this variable\'s value in the log too (repeatable); values of variables',
     '                           named like secrets (KEY, TOKEN, SECRET, PASSWORD, AUTH…) are always masked',
     '  -q, --quiet              do not announce the log path on stderr',
+    '  --otlp [url]             send each exchange as an OpenTelemetry span (OTLP/HTTP; default: OTEL_EXPORTER_OTLP_* or localhost:4318)',
+    '  --otlp-content           with --otlp: tool arguments and results on the spans (redacted)',
+    '  --ship <target>          send every record to a pino transport (package or file; repeatable)',
+    '  --ship-options <json>    options of the --ship before it',
     '',
     'Subcommands:',
   ];

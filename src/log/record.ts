@@ -61,6 +61,7 @@ export type EventName =
   | 'http' // HTTP mode: an exchange's transport outcome (202, 4xx/5xx, GET stream, DELETE): http, challenge, resumes, endpoint, closed
   | 'upstream-error' // HTTP mode: the upstream could not be reached or broke off; the host got 502: http, error
   | 'refused' // HTTP mode: a request whose Host or Origin is not loopback was answered 403: http, reason
+  | 'sink-gap' // a sink beside the log (OTLP, a pino transport) lost records or spans: sink, lost, reason
   | 'end'; // last record of a session: pending, counts
 
 /** A request still unanswered at the end of the session. */

@@ -22,6 +22,7 @@ const EVENT_SET: Record<EventName, true> = {
   http: true,
   'upstream-error': true,
   refused: true,
+  'sink-gap': true,
   end: true,
 };
 /** Every event name of this format version (readers must still accept unknown ones). */

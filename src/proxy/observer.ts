@@ -7,6 +7,7 @@ import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-
 import { Session, type Output } from '../session/session.js';
 import { serializeHead, serializeRecord } from '../log/serialize.js';
 import type { EventName, LogRecord } from '../log/record.js';
+import type { RecordTap } from '../log/record-tap.js';
 
 /** Where serialized records go (the log file); counts what it could not keep. */
 export interface RecordSink {
@@ -25,6 +26,8 @@ export interface ObserverOptions {
   warn: (message: string) => void;
   shortener?: ShortenerFactory;
   now?: () => number;
+  /** Sinks beside the log (OTLP, pino transports): every record, in order; losses become sink-gap records. */
+  taps?: readonly RecordTap[];
 }
 
 /** Analysis runs in slices of about this long between turns of the event loop (the relay's turns). */
@@ -33,6 +36,10 @@ const SLICE_MS = 0.2;
 const SLICE_BYTES = 16 * 1024;
 /** Relayed bytes that may wait for the analysis; past this it catches up before the relay reads on. */
 const MAX_WAITING_BYTES = 1024 * 1024;
+/** How long sinks beside the log may take to deliver, before and again after the end record. */
+const TAP_FLUSH_MS = 1000;
+/** Losses of sinks beside the log become a sink-gap record at most this often (and at the end). */
+const TAP_REPORT_MS = 1000;
 
 /** Precise epoch milliseconds (fractional) for record times and latencies. */
 export const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
@@ -155,16 +162,20 @@ export class Observer {
     this.endOf('client');
     this.endOf('server');
     this.endOf('stderr');
+    // sinks beside the log deliver what waits first, so their losses can still be counted in the log
+    const taps = this.opts.taps ?? [];
+    if (taps.length > 0) await Promise.all(taps.map((t) => t.flush(TAP_FLUSH_MS).catch(() => {})));
     // losses are reported before the end record, which must stay the last one
-    this.reportLoss();
+    this.reportLoss(true);
     try {
       this.session.finish(this.now(), fields);
     } catch (err) {
       this.fail(err);
     }
     let timer: NodeJS.Timeout | undefined;
+    const closing = taps.map((t) => t.close(TAP_FLUSH_MS).catch(() => {}));
     await Promise.race([
-      Promise.resolve(this.opts.sink.close()),
+      Promise.all([Promise.resolve(this.opts.sink.close()), ...closing]),
       new Promise<void>((resolve) => {
         timer = setTimeout(() => {
           this.opts.warn(`the log did not finish writing within ${maxWaitMs} ms; the last records may be missing`);
@@ -211,9 +222,21 @@ export class Observer {
 
   private emit(o: Output): void {
     writeOutput(this.opts.sink, o);
+    const taps = this.opts.taps;
+    if (taps !== undefined) {
+      for (const tap of taps) {
+        try {
+          tap.record(o);
+        } catch (err) {
+          this.fail(err);
+        }
+      }
+    }
   }
 
-  private reportLoss(): void {
+  private nextTapReport = 0;
+
+  private reportLoss(force = false): void {
     const loss = this.opts.sink.takeLoss();
     if (loss) {
       try {
@@ -221,6 +244,22 @@ export class Observer {
       } catch (err) {
         this.fail(err);
       }
+    }
+    // a sink beside the log that keeps failing is reported at most once a second (each report is a record)
+    const taps = this.opts.taps;
+    if (taps !== undefined && (force || performance.now() >= this.nextTapReport)) {
+      this.nextTapReport = performance.now() + TAP_REPORT_MS;
+      for (const tap of taps) this.reportTapLoss(tap);
+    }
+  }
+
+  /** A sink beside the log lost records or spans: the log says so (the log itself lost nothing). */
+  private reportTapLoss(tap: RecordTap): void {
+    try {
+      const loss = tap.takeLoss();
+      if (loss) this.session.onEvent('sink-gap', { sink: tap.name, lost: loss.lost, reason: loss.reason }, this.now());
+    } catch (err) {
+      this.fail(err);
     }
   }
 

@@ -14,9 +14,12 @@ import { openSink, nullSink } from './open-sink.js';
 import { EnvMasker } from '../log/env-mask.js';
 import { envSecrets } from '../log/env-secrets.js';
 import { MaskingSink } from './masking-sink.js';
+import { MaskingTap } from './masking-tap.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
+import type { RecordTap } from '../log/record-tap.js';
+import type { ShipTarget } from '../ship/ship-tap.js';
 
 export interface ProxyOptions {
   command: string;
@@ -31,6 +34,12 @@ export interface ProxyOptions {
   quiet: boolean;
   /** `--redact-env`: variables whose values are masked in the log whatever their names. */
   redactEnv?: string[];
+  /** Live OTLP export: undefined off; null on, endpoint from OTEL_EXPORTER_OTLP_*; a string: the endpoint. */
+  otlp?: string | null;
+  /** Tool arguments and results on the spans (redacted). */
+  otlpContent?: boolean;
+  /** pino transports that get every record. */
+  ship?: ShipTarget[];
 }
 
 /** The process edges, injectable for tests. */
@@ -49,6 +58,28 @@ export function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + (n ?? 0);
 }
 
+/** The OTLP exporter and pino transports asked for; a sink that cannot start is reported and left out. */
+async function openTaps(opts: ProxyOptions, warn: (m: string) => void): Promise<RecordTap[]> {
+  const taps: RecordTap[] = [];
+  try {
+    await addTaps(opts, warn, taps);
+  } catch (err) {
+    warn(`cannot start the sinks beside the log (${err instanceof Error ? err.message : String(err)}); relaying without them`);
+  }
+  return taps;
+}
+
+async function addTaps(opts: ProxyOptions, warn: (m: string) => void, taps: RecordTap[]): Promise<void> {
+  if (opts.otlp !== undefined) {
+    const { openOtlpTap } = await import('../otlp/open-otlp-tap.js');
+    taps.push(openOtlpTap({ endpoint: opts.otlp, content: opts.otlpContent === true, serverName: opts.name, env: process.env, warn }));
+  }
+  if (opts.ship !== undefined && opts.ship.length > 0) {
+    const { openShipTaps } = await import('../ship/ship-tap.js');
+    taps.push(...(await openShipTaps(opts.ship, process.cwd(), warn)));
+  }
+}
+
 /** Runs the proxy until the server is gone; never rejects for anything the server does. */
 export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number> {
   const sessionId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
@@ -60,13 +91,19 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
   const childPromise = spawnServer(opts.command, opts.args);
 
   let observer: Observer | null = null;
-  if (opts.logPath !== null) {
+  // sinks beside the log start while the server spawns; their modules load only when asked for
+  let taps = await openTaps(opts, io.warn);
+  if (opts.logPath !== null || taps.length > 0) {
     let sink: RecordSink = openSink(opts, io.warn);
-    // the server inherits this environment: its secret values never reach the log
+    // the server inherits this environment: its secret values never reach the log, nor a sink beside it
     const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
-    if (secrets.length > 0 && sink !== nullSink) sink = new MaskingSink(sink, new EnvMasker(secrets));
-    observer = new Observer({ sessionId, maxLogBytes: opts.maxLogBytes, sink, warn: io.warn, shortener: jsonShortener });
+    if (secrets.length > 0) {
+      const masker = new EnvMasker(secrets);
+      if (sink !== nullSink) sink = new MaskingSink(sink, masker);
+      taps = taps.map((t) => new MaskingTap(t, masker));
+    }
+    observer = new Observer({ sessionId, maxLogBytes: opts.maxLogBytes, sink, warn: io.warn, shortener: jsonShortener, taps });
     observer.event('start', {
       name: opts.name,
       command: opts.command,

@@ -118,7 +118,7 @@ export function isSeparator(r: LogRecord): boolean {
   return r.kind === 'event' && (r.event === 'start' || r.event === 'end');
 }
 
-const PROBLEM_EVENTS = new Set(['spawn-error', 'gap', 'log-error', 'kill']);
+const PROBLEM_EVENTS = new Set(['spawn-error', 'gap', 'log-error', 'kill', 'sink-gap']);
 
 /** What `--errors` keeps: error answers, isError results, findings, invalid lines and failure events. */
 export function isProblem(r: LogRecord): boolean {

@@ -362,6 +362,8 @@ function eventText(r: LogRecord, ctx: Ctx, max: number): Seg[] {
     case 'refused':
     case 'upstream-error':
       return httpEventText(r, ev, ctx, max);
+    case 'sink-gap':
+      return [[`${typeof r.lost === 'number' ? r.lost : '?'} lost by ${t(r.sink, 60)}${r.reason !== undefined ? ` (${t(r.reason, 40)})` : ''}; the log is complete`, c.yellow]];
     default: {
       const extra = extraFields(r);
       const name = ev !== undefined ? t(ev, 40) : 'event';

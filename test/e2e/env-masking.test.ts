@@ -56,4 +56,15 @@ describe('secret environment values are masked at capture', () => {
     expect(r.log).toContain('hello-world-123');
     expect(r.stderr).toContain('mcp-tap: --redact-env SHORT_TOKEN: the value is shorter than 8 characters and is not masked');
   });
+
+  it('a sink beside the log (--ship) gets the masked copy too', async () => {
+    const log = join(tmp.dir, 'd.jsonrpc.log');
+    const shipped = join(tmp.dir, 'd.shipped.log');
+    const r = await session({ OPENAI_API_KEY: KEY, LEAK_VAR: 'OPENAI_API_KEY' }, ['--ship', 'pino/file', '--ship-options', JSON.stringify({ destination: shipped })], ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}'], log);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(KEY);
+    const out = readFileSync(shipped, 'utf8');
+    expect(out).toContain('[REDACTED:env OPENAI_API_KEY]');
+    expect(out).not.toContain('4f9a2c7e1b8d');
+  });
 });

@@ -21,9 +21,10 @@ interface ExportCliOptions extends RedactSwitch {
   format: string;
   output?: string;
   maxBody: string;
+  otlpContent?: boolean;
 }
 
-const FORMATS = ['md', 'json', 'jsonl', 'html'] as const;
+const FORMATS = ['md', 'json', 'jsonl', 'html', 'otlp'] as const;
 type Format = (typeof FORMATS)[number];
 
 async function* redacted(records: AsyncIterable<LogRecord>, redactor: RecordRedactor | null): AsyncGenerator<LogRecord> {
@@ -42,7 +43,8 @@ export function define(program: Command): void {
     )
     .argument('[file]', 'the log file (default: the most recently written log in the default log directory)')
     .option('--session <which>', "'last', 'all', or a session id (or unique prefix)", 'last')
-    .option('--format <format>', 'md, json, jsonl or html (a self-contained waterfall report: docs/report.md)', 'md')
+    .option('--format <format>', 'md, json, jsonl, html (a self-contained waterfall report: docs/report.md) or otlp (OTLP/JSON traces: docs/observability.md)', 'md')
+    .option('--otlp-content', 'otlp: tool arguments and results as span attributes (redacted unless --no-redact)')
     .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout');
   addRedactFlags(cmd)
     .option('--max-body <chars>', 'Markdown: shorten bodies longer than this', String(DEFAULT_MAX_BODY))
@@ -58,7 +60,7 @@ export function define(program: Command): void {
         chunks = await renderPage(format, file, opts, o);
       } else {
         const input = await openInput({ file, session: opts.session, warn });
-        chunks = format === 'json' ? jsonChunks(redacted(input.records, redactor)) : jsonlChunks(redacted(input.records, redactor));
+        chunks = await renderRecords(format as 'json' | 'jsonl' | 'otlp', redacted(input.records, redactor), opts.otlpContent === true);
       }
       await writeOutput(opts.output, chunks, process.stdout, format === 'md' ? 'text' : 'data');
       if (opts.output !== undefined && opts.output !== '-' && !opts.redact) warn(`${opts.output} is NOT redacted: check it before you share it`);
@@ -101,5 +103,19 @@ async function renderPage(format: 'md' | 'html', file: string | undefined, opts:
     return reportChunks(kept, { redacted: o.redacted, exporterVersion: VERSION, plans });
   } finally {
     progress.done();
+  }
+}
+
+/** The formats that stream records as they are read. */
+async function renderRecords(format: 'json' | 'jsonl' | 'otlp', records: AsyncGenerator<LogRecord>, otlpContent: boolean): Promise<AsyncIterable<string>> {
+  switch (format) {
+    case 'jsonl':
+      return jsonlChunks(records);
+    case 'json':
+      return jsonChunks(records);
+    case 'otlp': {
+      const { otlpChunks } = await import('../../otlp/export-otlp.js');
+      return otlpChunks(records, { content: otlpContent, env: process.env });
+    }
   }
 }

@@ -7,6 +7,7 @@ import { delimiter, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { deriveServerName, resolveLogPath } from '../../log/log-path.js';
 import { runProxy, type ProxyOptions } from '../../proxy/run-proxy.js';
+import { isUrlArg, SinkFlags } from './sink-flags.js';
 import { flushHostStdout, openHostStdout } from '../../proxy/host-streams.js';
 import { sizeYoungGeneration } from '../../proxy/young-generation.js';
 import { warn } from '../stderr.js';
@@ -17,7 +18,7 @@ const USAGE = 'usage: mcp-tap [options] -- <command> [args...]   (mcp-tap --help
 /** How long a host may stop reading, after the server exited, before its last bytes are given up. */
 const HOST_STALL_MS = 30_000;
 
-const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace', '--redact-env']);
+const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace', '--redact-env', '--ship', '--ship-options']);
 
 /** Largest delay a Node timer accepts; beyond it setTimeout fires after 1 ms instead. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -35,6 +36,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   const redactEnv: string[] = [];
   let noLog = false;
   let quiet = false;
+  const sinks = new SinkFlags();
   let i = 0;
   for (; i < argv.length; i++) {
     const a = argv[i]!;
@@ -51,6 +53,11 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     }
     if (a === '-q' || a === '--quiet') {
       quiet = true;
+      continue;
+    }
+    const taken = sinks.take(argv, i);
+    if (taken > 0) {
+      i += taken - 1;
       continue;
     }
     const eq = a.indexOf('=');
@@ -88,6 +95,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     graceMs: values.has('--grace') ? positiveInt('--grace', values.get('--grace')!, 0, MAX_TIMER_MS) : 2000,
     quiet,
     ...(redactEnv.length > 0 ? { redactEnv } : {}),
+    ...sinks.options(env),
   };
 }
 
@@ -97,7 +105,7 @@ export function bareCommand(argv: readonly string[]): string | null {
     const a = argv[i]!;
     if (a === '--') return null;
     if (!a.startsWith('-') || a === '-') return a;
-    if (VALUE_OPTIONS.has(a)) i++;
+    if (VALUE_OPTIONS.has(a) || (a === '--otlp' && isUrlArg(argv[i + 1]))) i++;
   }
   return null;
 }

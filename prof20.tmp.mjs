@@ -1,0 +1,17 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+const extra = process.argv.slice(2);
+const server = createServer((req, res) => { req.resume(); req.on('end', () => res.end('{}')); });
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${server.address().port}`;
+const args = [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof20'] : []), 'bin/mcp-tap.js', '--log', '/tmp/prof20.log', ...extra.map((a) => a.replace('URL', url)), '--', process.execPath, 'test/fixtures/servers/cat.mjs'];
+const t0 = performance.now();
+const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+let got = 0;
+child.stdout.on('data', (d) => (got += d.length));
+const pad = 'a'.repeat(900);
+const lines = [];
+for (let i = 0; i < 30000; i++) lines.push(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"t":"${pad}"}}}\n{"jsonrpc":"2.0","id":${i},"result":{"content":[{"type":"text","text":"${pad}"}]}}\n`);
+const data = Buffer.from(lines.join(''));
+child.stdin.end(data);
+child.on('close', () => { console.log(extra.join(' ') || 'plain', 'ms', Math.round(performance.now() - t0), 'bytes ok', got === data.length); server.close(); });

@@ -1,0 +1,419 @@
+/**
+ * Log records → OpenTelemetry spans, after the OTel MCP semantic conventions (docs/observability.md).
+ * Pure and shared: `export --format otlp` feeds it a session read back from the log, the live `--otlp`
+ * exporter feeds it records as the observer writes them. Ids derive from the session id and `seq`, so
+ * both ways produce the same trace for the same session.
+ */
+import { createHash } from 'node:crypto';
+import type { BatchItem, JsonRpcId, LogRecord, Note } from '../log/record.js';
+
+/** Attribute names used here, as in @opentelemetry/semantic-conventions (a test holds them to it). */
+export const ATTR = {
+  mcpMethodName: 'mcp.method.name',
+  mcpProtocolVersion: 'mcp.protocol.version',
+  mcpResourceUri: 'mcp.resource.uri',
+  mcpSessionId: 'mcp.session.id',
+  jsonrpcRequestId: 'jsonrpc.request.id',
+  genAiToolName: 'gen_ai.tool.name',
+  genAiPromptName: 'gen_ai.prompt.name',
+  genAiOperationName: 'gen_ai.operation.name',
+  genAiToolCallArguments: 'gen_ai.tool.call.arguments',
+  genAiToolCallResult: 'gen_ai.tool.call.result',
+  networkTransport: 'network.transport',
+  rpcResponseStatusCode: 'rpc.response.status_code',
+  errorType: 'error.type',
+  processCommand: 'process.command',
+  processCommandArgs: 'process.command_args',
+  processExitCode: 'process.exit.code',
+} as const;
+
+export type AttrValue = string | number | boolean | string[];
+export type Attributes = Record<string, AttrValue>;
+export type SpanKind = 'internal' | 'server' | 'client';
+
+export interface SpanEvent {
+  name: string;
+  time: number;
+  attributes: Attributes;
+}
+
+/** One finished span; times are epoch ms (fractional, µs), ids lower-case hex. */
+export interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: SpanKind;
+  start: number;
+  end: number;
+  attributes: Attributes;
+  events: SpanEvent[];
+  links: { traceId: string; spanId: string }[];
+  status: { code: 'unset' | 'error'; message?: string };
+}
+
+/** The message of a record, parsed only when a span needs it (the live path has text, the reader objects). */
+export interface MsgSource {
+  value(): unknown;
+  /** False only when the message certainly does not contain `needle` (a cheap check before parsing). */
+  mayContain(needle: string): boolean;
+}
+
+export interface SpanOptions {
+  /** Tool arguments and results as attributes (`--otlp-content`); the caller redacts the records. */
+  content?: boolean;
+  /** Requests kept open at once; past it the oldest ends as `unanswered` (the log's own bound). */
+  maxOpen?: number;
+}
+
+interface OpenSpan {
+  span: Span;
+  method: string;
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
+const ZERO_TRACE = '0'.repeat(32);
+const ZERO_SPAN = '0'.repeat(16);
+
+function hex(input: string, bytes: number): string {
+  return createHash('sha256').update(input).digest('hex').slice(0, bytes * 2);
+}
+
+/** The W3C traceparent of a request (`params._meta.traceparent`), or null. */
+export function traceparentOf(msg: unknown): { traceId: string; spanId: string } | null {
+  if (typeof msg !== 'object' || msg === null) return null;
+  const params = (msg as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return null;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return null;
+  const tp = (meta as { traceparent?: unknown }).traceparent;
+  if (typeof tp !== 'string') return null;
+  const m = TRACEPARENT.exec(tp.trim().toLowerCase());
+  if (!m || m[1] === ZERO_TRACE || m[2] === ZERO_SPAN) return null;
+  return { traceId: m[1]!, spanId: m[2]! };
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Folds one session's records, in order, into spans; each call returns the spans it finished. */
+export class SpanBuilder {
+  private traceId = ZERO_TRACE;
+  private rootId = ZERO_SPAN;
+  private session = '';
+  private root: Span | null = null;
+  private protocolVersion: string | undefined;
+  private lastTime = 0;
+  private spanBase = 0n;
+  /** Open request spans by `seq` (single requests) or `seq#id` (batch elements); insertion-ordered. */
+  private readonly open = new Map<string, OpenSpan>();
+  private readonly maxOpen: number;
+  /** Keys of `open` in opening order, some answered since (skipped when met). */
+  private order: string[] = [];
+  private orderHead = 0;
+
+  constructor(private readonly opts: SpanOptions = {}) {
+    this.maxOpen = opts.maxOpen ?? 10_000;
+  }
+
+  /** The next record of the session; `msg` gives its message when the record does not carry it. */
+  push(record: LogRecord, msg?: MsgSource): Span[] {
+    const out: Span[] = [];
+    if (record.session !== this.session) {
+      // a new session in the same log: whatever the last one left open ends where it stopped
+      if (this.session !== '') this.closeAll(this.lastTime, out, {});
+      this.begin(record);
+    }
+    this.lastTime = record.time;
+    const src = msg ?? { value: () => record.msg, mayContain: () => true };
+    switch (record.kind) {
+      case 'event':
+        this.onEvent(record, out);
+        break;
+      case 'request':
+        this.openRequest(record, record.seq, record.id, record.method, record.target, src, record.notes, out);
+        break;
+      case 'response':
+      case 'error':
+        this.answer(record, record.reqSeq, record.id, src, out);
+        break;
+      case 'notification':
+        this.onNotification(record, src);
+        break;
+      case 'batch':
+        for (const item of record.items ?? []) this.batchItem(record, item, out);
+        break;
+      default:
+        break;
+    }
+    return out;
+  }
+
+  /** Ends what is still open (a log without an end record): unanswered requests, then the root. */
+  finish(time: number): Span[] {
+    const out: Span[] = [];
+    if (this.session !== '') this.closeAll(Math.max(time, this.lastTime), out, {});
+    this.session = '';
+    return out;
+  }
+
+  private begin(record: LogRecord): void {
+    this.session = record.session;
+    this.traceId = hex(`mcp-tap trace ${record.session}`, 16);
+    this.spanBase = BigInt(`0x${hex(`mcp-tap span ${record.session}`, 8)}`);
+    this.rootId = this.spanIdFor(0);
+    this.protocolVersion = undefined;
+    this.open.clear();
+    this.order = [];
+    this.orderHead = 0;
+    this.root = {
+      traceId: this.traceId,
+      spanId: this.rootId,
+      name: 'mcp-tap session',
+      kind: 'internal',
+      start: record.time,
+      end: record.time,
+      attributes: { [ATTR.mcpSessionId]: record.session, [ATTR.networkTransport]: 'pipe' },
+      events: [],
+      links: [],
+      status: { code: 'unset' },
+    };
+  }
+
+  /** Per seq: the session's base times an odd constant, mod 2^64 (a bijection, so distinct); cheaper than a hash per span. */
+  private spanIdFor(key: number | string): string {
+    if (typeof key === 'string') return hex(`mcp-tap span ${this.session} ${key}`, 8);
+    const id = BigInt.asUintN(64, this.spanBase + BigInt(key) * 0x9e3779b97f4a7c15n);
+    return id.toString(16).padStart(16, '0');
+  }
+
+  private onEvent(record: LogRecord, out: Span[]): void {
+    const root = this.root!;
+    switch (record.event) {
+      case 'start': {
+        const name = typeof record['name'] === 'string' ? record['name'] : '';
+        root.name = name ? `mcp-tap ${name}` : 'mcp-tap session';
+        if (name) root.attributes['mcp_tap.server.name'] = name;
+        if (typeof record['command'] === 'string') root.attributes[ATTR.processCommand] = record['command'];
+        if (Array.isArray(record['args'])) root.attributes[ATTR.processCommandArgs] = (record['args'] as unknown[]).map(String);
+        break;
+      }
+      case 'lifecycle':
+        if (typeof record['protocolVersion'] === 'string') {
+          this.protocolVersion = record['protocolVersion'];
+          root.attributes[ATTR.mcpProtocolVersion] = this.protocolVersion;
+        }
+        break;
+      case 'exit':
+        if (typeof record['code'] === 'number') root.attributes[ATTR.processExitCode] = record['code'];
+        if (typeof record['signal'] === 'string') root.attributes['mcp_tap.exit.signal'] = record['signal'];
+        break;
+      case 'end':
+        this.closeAll(record.time, out, record);
+        this.session = '';
+        return;
+      default:
+        break;
+    }
+    // every event of the session shows on the root, where a trace viewer lists them
+    const attrs: Attributes = {};
+    for (const key of ['signal', 'reason', 'error', 'lost', 'serverPid', 'code'] as const) {
+      const v = record[key];
+      if (typeof v === 'string' || typeof v === 'number') attrs[`mcp_tap.${key}`] = v;
+    }
+    root.events.push({ name: String(record.event), time: record.time, attributes: attrs });
+  }
+
+  private closeAll(time: number, out: Span[], end: LogRecord | Record<string, never>): void {
+    const cancelledSeqs = new Set<number>();
+    const cancelled = (end as LogRecord)['cancelledPending'];
+    if (Array.isArray(cancelled)) for (const p of cancelled as { seq?: unknown }[]) if (typeof p.seq === 'number') cancelledSeqs.add(p.seq);
+    for (const [key, o] of this.open) {
+      const seq = Number.parseInt(key, 10);
+      const type = cancelledSeqs.has(seq) || o.span.attributes['mcp_tap.cancelled'] === true ? 'cancelled' : 'unanswered';
+      this.endSpan(o.span, time, type, out);
+    }
+    this.open.clear();
+    this.order = [];
+    this.orderHead = 0;
+    const root = this.root;
+    if (root) {
+      root.end = Math.max(time, root.start);
+      const code = (end as LogRecord)['exitCode'];
+      if (typeof code === 'number' && !(ATTR.processExitCode in root.attributes)) root.attributes[ATTR.processExitCode] = code;
+      if (typeof code === 'number' && code !== 0) {
+        root.attributes[ATTR.errorType] = String(code);
+        root.status = { code: 'error', message: `the server exited with code ${code}` };
+      }
+      out.push(root);
+      this.root = null;
+    }
+  }
+
+  /** Drops answered keys from the order list, so it stays within twice the open spans. */
+  private compactOrder(): void {
+    this.order = this.order.slice(this.orderHead).filter((k) => this.open.has(k));
+    this.orderHead = 0;
+  }
+
+  private endSpan(span: Span, time: number, errorType: string, out: Span[]): void {
+    span.end = Math.max(time, span.start);
+    span.attributes[ATTR.errorType] = errorType;
+    span.status = { code: 'error', message: errorType === 'cancelled' ? 'cancelled, never answered' : 'never answered' };
+    out.push(span);
+  }
+
+  private openRequest(
+    record: LogRecord,
+    key: number | string,
+    id: JsonRpcId | undefined,
+    method: string | undefined,
+    target: string | undefined,
+    src: MsgSource,
+    notes: Note[] | undefined,
+    out: Span[],
+  ): void {
+    if (method === undefined) return;
+    if (this.open.size >= this.maxOpen) {
+      // the log evicts the oldest pending request past its bound too (pending-overflow); the order list
+      // skips keys answered meanwhile (a Map's own iterator would walk its deleted entries every time)
+      let oldestKey = this.order[this.orderHead++];
+      while (oldestKey !== undefined && !this.open.has(oldestKey)) oldestKey = this.order[this.orderHead++];
+      if (oldestKey !== undefined) {
+        const oldest = this.open.get(oldestKey)!;
+        this.open.delete(oldestKey);
+        this.endSpan(oldest.span, record.time, 'unanswered', out);
+      }
+      if (this.orderHead > 4096 && this.orderHead * 2 > this.order.length) {
+        this.order.splice(0, this.orderHead);
+        this.orderHead = 0;
+      }
+    }
+    const attributes: Attributes = { [ATTR.mcpMethodName]: method, [ATTR.mcpSessionId]: record.session, [ATTR.networkTransport]: 'pipe' };
+    if (id !== undefined && id !== null) attributes[ATTR.jsonrpcRequestId] = String(id);
+    if (this.protocolVersion !== undefined) attributes[ATTR.mcpProtocolVersion] = this.protocolVersion;
+    if (target !== undefined) {
+      if (method === 'tools/call') attributes[ATTR.genAiToolName] = target;
+      else if (method === 'prompts/get') attributes[ATTR.genAiPromptName] = target;
+      else if (method === 'resources/read') attributes[ATTR.mcpResourceUri] = target;
+    }
+    if (method === 'tools/call') attributes[ATTR.genAiOperationName] = 'execute_tool';
+    const span: Span = {
+      traceId: this.traceId,
+      spanId: this.spanIdFor(key),
+      parentSpanId: this.rootId,
+      name: target !== undefined ? `${method} ${target}` : method,
+      kind: record.from === 'server' ? 'server' : 'client',
+      start: record.time,
+      end: record.time,
+      attributes,
+      events: [],
+      links: [],
+      status: { code: 'unset' },
+    };
+    // a single request's message is this record's; a batch element's is one entry of the array
+    const needsMsg = typeof key === 'number' && (src.mayContain('traceparent') || (this.opts.content === true && method === 'tools/call'));
+    if (needsMsg) {
+      const msg = src.value();
+      const parent = traceparentOf(msg);
+      if (parent) {
+        // the host's trace: this span joins it, and links back to the session it belongs to
+        span.traceId = parent.traceId;
+        span.parentSpanId = parent.spanId;
+        span.links.push({ traceId: this.traceId, spanId: this.rootId });
+      }
+      if (this.opts.content === true && method === 'tools/call') {
+        const args = ((msg as { params?: { arguments?: unknown } } | null)?.params ?? {}).arguments;
+        if (args !== undefined) attributes[ATTR.genAiToolCallArguments] = json(args);
+      }
+    }
+    if (record.retryOf !== undefined) attributes['mcp_tap.retry_of'] = this.spanIdFor(record.retryOf);
+    this.addNotes(span, record.time, notes);
+    const k = typeof key === 'number' ? String(key) : key;
+    this.open.set(k, { span, method });
+    this.order.push(k);
+    if (this.order.length - this.orderHead > this.maxOpen * 2) this.compactOrder();
+  }
+
+  private answer(record: LogRecord, reqSeq: number | undefined, id: JsonRpcId | undefined, src: MsgSource | null, out: Span[]): void {
+    if (reqSeq === undefined) return;
+    const key = this.open.has(String(reqSeq)) ? String(reqSeq) : `${reqSeq}#${json(id)}`;
+    const o = this.open.get(key);
+    if (!o) return;
+    this.open.delete(key);
+    const span = o.span;
+    span.end = Math.max(record.time, span.start);
+    const isError = record.kind === 'error';
+    if (isError) {
+      const code = src ? errorCode(src.value()) : undefined;
+      const type = code !== undefined ? String(code) : '_OTHER';
+      span.attributes[ATTR.rpcResponseStatusCode] = type;
+      span.attributes[ATTR.errorType] = type;
+      span.status = { code: 'error', message: src ? errorMessage(src.value()) : undefined };
+    } else if (record.isError === true) {
+      span.attributes[ATTR.errorType] = 'tool_error';
+      span.status = { code: 'error', message: 'the tool reported an error (isError)' };
+    }
+    if (record.cancelled === true) span.attributes['mcp_tap.cancelled'] = true;
+    if (record.inputRequired === true) span.attributes['mcp_tap.input_required'] = true;
+    if (this.opts.content === true && o.method === 'tools/call' && src && !isError) {
+      const result = (src.value() as { result?: unknown } | null)?.result;
+      if (result !== undefined) span.attributes[ATTR.genAiToolCallResult] = json(result);
+    }
+    this.addNotes(span, record.time, record.notes);
+    if (span.status.message === undefined) delete span.status.message;
+    out.push(span);
+  }
+
+  private onNotification(record: LogRecord, src: MsgSource): void {
+    if (record.reqSeq === undefined || record.method === undefined) return;
+    const o = this.open.get(String(record.reqSeq));
+    if (!o) return;
+    const attrs: Attributes = {};
+    if (record.method === 'notifications/progress') {
+      const p = ((src.value() as { params?: Record<string, unknown> } | null)?.params ?? {}) as Record<string, unknown>;
+      for (const k of ['progress', 'total', 'message'] as const) {
+        const v = p[k];
+        if (typeof v === 'number' || typeof v === 'string') attrs[`mcp_tap.progress.${k}`] = v;
+      }
+    }
+    if (record.method === 'notifications/cancelled') o.span.attributes['mcp_tap.cancelled'] = true;
+    o.span.events.push({ name: record.method, time: record.time, attributes: attrs });
+    this.addNotes(o.span, record.time, record.notes);
+  }
+
+  private batchItem(record: LogRecord, item: BatchItem, out: Span[]): void {
+    if (item.kind === 'request') {
+      this.openRequest(record, `${record.seq}#${json(item.id)}`, item.id, item.method, item.target, NO_MSG, item.notes, out);
+    } else if (item.kind === 'response' || item.kind === 'error') {
+      const fake = { ...record, kind: item.kind, isError: item.isError, cancelled: item.cancelled, notes: item.notes } as LogRecord;
+      this.answer(fake, item.reqSeq, item.id, null, out);
+    }
+  }
+
+  private addNotes(span: Span, time: number, notes: Note[] | undefined): void {
+    for (const n of notes ?? []) span.events.push({ name: 'mcp_tap.note', time, attributes: { 'mcp_tap.note.code': n.code, 'mcp_tap.note.text': n.text } });
+  }
+}
+
+const NO_MSG: MsgSource = { value: () => undefined, mayContain: () => false };
+
+function errorOf(msg: unknown): Record<string, unknown> | undefined {
+  const e = (msg as { error?: unknown } | null)?.error;
+  return typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : undefined;
+}
+
+function errorCode(msg: unknown): number | undefined {
+  const c = errorOf(msg)?.['code'];
+  return typeof c === 'number' ? c : undefined;
+}
+
+function errorMessage(msg: unknown): string | undefined {
+  const m = errorOf(msg)?.['message'];
+  return typeof m === 'string' ? m : undefined;
+}

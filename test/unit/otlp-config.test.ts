@@ -1,0 +1,54 @@
+/** Where live spans go: the --otlp value and the standard OTEL_EXPORTER_OTLP_* variables, by precedence. */
+import { describe, expect, it } from 'vitest';
+import { parseKeyValueList, resolveOtlpConfig } from '../../src/otlp/otlp-config.js';
+
+describe('resolveOtlpConfig', () => {
+  it('defaults to the local collector over http/protobuf, named after the server', () => {
+    expect(resolveOtlpConfig(null, {}, 'everything')).toEqual({
+      url: 'http://localhost:4318/v1/traces',
+      protocol: 'http/protobuf',
+      headers: {},
+      timeoutMs: 10_000,
+      serviceName: 'everything',
+      resource: {},
+    });
+  });
+
+  it('appends v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT, takes the TRACES endpoint as is, and the flag before both', () => {
+    expect(resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' }, 'x').url).toBe('http://c:4318/v1/traces');
+    expect(resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/base' }, 'x').url).toBe('http://c:4318/base/v1/traces');
+    expect(resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://t/x' }, 'x').url).toBe('https://t/x');
+    expect(resolveOtlpConfig('http://flag:4318', { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://t/x' }, 'x').url).toBe('http://flag:4318/v1/traces');
+    expect(resolveOtlpConfig('http://flag:9/custom/path', {}, 'x').url).toBe('http://flag:9/custom/path');
+  });
+
+  it('reads protocol, headers (percent-decoded, traces-specific last), timeout and the service name', () => {
+    const c = resolveOtlpConfig(
+      null,
+      {
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20abc,x-a=1',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-a=2',
+        OTEL_EXPORTER_OTLP_TIMEOUT: '2500',
+        OTEL_RESOURCE_ATTRIBUTES: 'service.name=fromres,team=core',
+      },
+      'x',
+    );
+    expect(c.protocol).toBe('http/json');
+    expect(c.headers).toEqual({ authorization: 'Bearer abc', 'x-a': '2' });
+    expect(c.timeoutMs).toBe(2500);
+    expect(c.serviceName).toBe('fromres');
+    expect(c.resource).toEqual({ team: 'core' });
+    expect(resolveOtlpConfig(null, { OTEL_SERVICE_NAME: 'svc', OTEL_RESOURCE_ATTRIBUTES: 'service.name=fromres' }, 'x').serviceName).toBe('svc');
+  });
+
+  it('refuses grpc, unknown protocols and endpoints that are not http(s) URLs, as usage errors', () => {
+    expect(() => resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'x')).toThrow(/grpc.*not supported/);
+    expect(() => resolveOtlpConfig('ftp://x', {}, 'x')).toThrow(/http:\/\/ or https:\/\//);
+    expect(() => resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' }, 'x')).toThrow(/not a URL/);
+  });
+
+  it('parseKeyValueList skips malformed parts', () => {
+    expect(parseKeyValueList('a=1,,=2,b,c=%zz')).toEqual({ a: '1', c: '%zz' });
+  });
+});
