@@ -5,8 +5,8 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { TapError } from '../errors.js';
+import { CLI_BIN } from '../package-paths.js';
 import { describeFsError } from '../log/file-sink.js';
 import { makeDirSync } from '../log/make-dir.js';
 import { findLatestLog, LogNotUsable } from '../log/read-log.js';
@@ -20,8 +20,8 @@ import { SessionGatherer, type SessionFacts } from './gather.js';
 import { readFacts } from './read-facts.js';
 import type { CheckReport } from './report.js';
 
-/** bin/mcp-tap.js of this package (dist/check/run-check.js → ../../bin). */
-export const CLI_PATH = fileURLToPath(new URL('../../bin/mcp-tap.js', import.meta.url));
+/** bin/mcp-tap.js of this package. */
+export const CLI_PATH = CLI_BIN;
 
 /** Fails early, with one line, when --log names a file mcp-tap could not write (the check would have nothing to read). */
 async function ensureWritable(path: string): Promise<void> {

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DEMO_SERVER } from '../package-paths.js';
 import { UsageError } from '../errors.js';
 
 export type ServerChoice = 'auto' | 'everything' | 'bundled';
@@ -39,6 +39,6 @@ export function locateServer(choice: ServerChoice = 'auto'): DemoServer {
     kind: 'bundled',
     label: "mcp-tap's bundled demo server",
     command: process.execPath,
-    args: [fileURLToPath(new URL('./serve-demo.js', import.meta.url))],
+    args: [DEMO_SERVER],
   };
 }

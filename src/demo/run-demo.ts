@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI_BIN } from '../package-paths.js';
 import { defaultLogDir } from '../log/log-path.js';
 import { readRecords } from '../log/read-log.js';
 import type { LogRecord } from '../log/record.js';
@@ -37,7 +37,7 @@ export interface DemoReport {
   problem?: string;
 }
 
-const CLI = fileURLToPath(new URL('../../bin/mcp-tap.js', import.meta.url));
+const CLI = CLI_BIN;
 
 /** The records of the session mcp-tap `tapPid` wrote, once its end record is there (bounded wait). */
 async function readSessionOf(path: string, tapPid: number | null, waitMs = 3000): Promise<LogRecord[]> {

@@ -1,4 +1,4 @@
-/** Entry point of the bundled demo server: `node dist/demo/serve-demo.js`, stdio transport; exits at stdin EOF. */
+/** Entry point of the bundled demo server: `node dist/serve-demo.js`, stdio transport; exits at stdin EOF. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createDemoServer } from './demo-server.js';
 

@@ -4,8 +4,8 @@
  * the engine is done. Raw JSON-RPC lines, no SDK: the replay needs exact control over ids and order.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { TapError } from '../errors.js';
+import { CLI_BIN } from '../package-paths.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { LineSplitter } from '../framing/line-splitter.js';
 import { resolveSession } from '../log/read-log.js';
@@ -14,8 +14,8 @@ import type { ReplayPlan } from './plan.js';
 import { ReplayEngine } from './replay-engine.js';
 import type { ReplayResult } from './result.js';
 
-/** The CLI entry point of this package (bin/mcp-tap.js), from dist/replay or src/replay alike. */
-export const TAP_BIN = fileURLToPath(new URL('../../bin/mcp-tap.js', import.meta.url));
+/** The CLI entry point of this package (bin/mcp-tap.js). */
+export const TAP_BIN = CLI_BIN;
 
 /** Lines from the server longer than this are not held whole (their answer is not compared). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: bundles mcp-tap into dist/ with esbuild. The type check is `tsc --noEmit`; this only
+ * emits. Dependencies are bundled too: proxy mode then loads one small file and the chunks it imports,
+ * instead of resolving and parsing dozens of files in node_modules (execa alone costs ~150 ms that way).
+ * Each subcommand is reached through a dynamic import in src/cli/main.ts, so code splitting gives it its
+ * own chunk and the proxy never loads commander, ajv or the SDK.
+ *
+ * To extend:
+ * - a Node program that runs as its own process (like the demo server): add it to NODE_ENTRIES;
+ * - a bundle for the browser (e.g. a page script): add it to BROWSER_BUNDLES; it is built before the Node
+ *   bundles, so Node code can inline the result (see BROWSER_BUNDLES).
+ */
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = 'dist';
+
+/**
+ * Node entry points, output name → source. Every output sits directly in dist/, as every source file
+ * they may come from sits directly in src/ (src/version.ts, src/package-paths.ts): those find the package
+ * root as `..` from whichever file they end up in. The check at the end enforces it.
+ */
+export const NODE_ENTRIES = {
+  // the CLI (bin/mcp-tap.js imports it); subcommands become chunks of it
+  main: 'src/cli/main.ts',
+  // the demo's bundled server runs as a child process
+  'serve-demo': 'src/demo/serve-demo.ts',
+  // imported by test/fixtures/young-generation.mjs
+  'young-generation': 'src/proxy/young-generation.ts',
+};
+
+/**
+ * Browser bundles, built first (IIFE, no Node built-ins): { entry, outfile }. A Node module that needs
+ * the code as text reads it with esbuild's text loader or from the file at run time.
+ */
+export const BROWSER_BUNDLES = [];
+
+// CommonJS packages bundled into ESM still call require() for Node built-ins; give them a real one.
+const REQUIRE_SHIM = "import { createRequire as __tapCreateRequire } from 'node:module'; const require = __tapCreateRequire(import.meta.url);";
+
+/** Builds everything into dist/ (emptied first); returns esbuild's metafile of the Node bundle. */
+export async function buildAll({ root = ROOT, quiet = false } = {}) {
+  rmSync(`${root}/${OUT}`, { recursive: true, force: true });
+  for (const { entry, outfile } of BROWSER_BUNDLES) {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: ['es2022'],
+      minify: true,
+      sourcemap: false,
+      logLevel: quiet ? 'error' : 'warning',
+    });
+  }
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: NODE_ENTRIES,
+    outdir: OUT,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: ['node20'],
+    // ESM builds of dependencies where they ship one (jsonc-parser's "main" is UMD, opaque to a bundler)
+    mainFields: ['module', 'main'],
+    chunkNames: '[name]-[hash]',
+    sourcemap: true,
+    banner: { js: REQUIRE_SHIM },
+    metafile: true,
+    logLevel: quiet ? 'error' : 'warning',
+  });
+  for (const file of Object.keys(result.metafile.outputs)) {
+    if (relative(OUT, file).includes(sep)) throw new Error(`${file}: bundle outputs must sit directly in ${OUT}/ (see NODE_ENTRIES)`);
+  }
+  return result.metafile;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildAll();
+}
