@@ -52,5 +52,7 @@ export function pump(src: Readable, dst: Writable, hooks: PumpHooks): { bytes: (
     if (waiting) resume();
     hooks.onDestError(err);
   });
+  // a source paused before the pump existed (spawn-server.ts) starts flowing here
+  src.resume();
   return { bytes: () => bytes };
 }

@@ -119,7 +119,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
 
   let child;
   try {
-    child = await childPromise;
+    child = (await childPromise).child;
   } catch (err) {
     for (const s of SIGNALS) process.off(s, onEarlySignal);
     observer?.event('spawn-error', { error: err instanceof Error ? err.message : String(err) });

@@ -1,12 +1,14 @@
 /**
- * Starts the server: no shell, argv exactly as given, env and cwd inherited, three pipes.
- * node:child_process is used directly rather than execa here: execa costs ~100 ms to import, which
- * alone would break the startup budget of the hot path (see README, Design). The options are the ones
- * execa would apply for `buffer: false, shell: false`.
+ * Starts the server through execa: no shell, argv exactly as given, env and cwd inherited, three raw
+ * pipes (`buffer: false`: execa reads nothing, the pumps own the streams). execa (cross-spawn) resolves
+ * a bare name the way a shell would on each OS: PATHEXT and `.cmd`/`.bat` shims such as `npx.cmd` on
+ * Windows, with their arguments quoted for cmd.exe. The bundle keeps its import cheap (docs/design.md).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { execa } from 'execa';
 import { TapError } from '../errors.js';
+import { hasDirectoryPart, searchPathOf } from '../platform/command-lookup.js';
 
 /** The interpreter a script's `#!` line names, when the script exists and has one (error path only). */
 function shebangOf(command: string): string | null {
@@ -26,9 +28,10 @@ function shebangOf(command: string): string | null {
 }
 
 /** Spawn failures with the exit status a shell would give: 127 not found, 126 not executable. */
-export function spawnError(command: string, err: NodeJS.ErrnoException): TapError {
+export function spawnError(command: string, err: NodeJS.ErrnoException, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): TapError {
+  const isPath = hasDirectoryPart(command, platform);
   // the script exists but the interpreter on its #! line does not (the kernel says ENOENT for both)
-  const interpreter = err.code === 'ENOENT' && command.includes('/') ? shebangOf(command) : null;
+  const interpreter = err.code === 'ENOENT' && isPath && platform !== 'win32' ? shebangOf(command) : null;
   if (interpreter !== null) {
     return new TapError('NOT_EXECUTABLE', `cannot execute ${JSON.stringify(command)}: its interpreter ${JSON.stringify(`#!${interpreter}`)} was not found`);
   }
@@ -36,7 +39,7 @@ export function spawnError(command: string, err: NodeJS.ErrnoException): TapErro
     case 'ENOENT':
       return new TapError(
         'COMMAND_NOT_FOUND',
-        `command not found: ${JSON.stringify(command)} (not on PATH${command.includes('/') ? ', or the path does not exist' : ''}; PATH=${process.env.PATH ?? ''})`,
+        `command not found: ${JSON.stringify(command)} (not on PATH${isPath ? ', or the path does not exist' : ''}; PATH=${searchPathOf(platform, env)})`,
       );
     case 'EACCES':
     case 'EPERM':
@@ -48,22 +51,52 @@ export function spawnError(command: string, err: NodeJS.ErrnoException): TapErro
   }
 }
 
-/** Resolves once the process is running; rejects with a typed error when it cannot start. */
-export function spawnServer(command: string, args: readonly string[]): Promise<ChildProcessWithoutNullStreams> {
+/** The spawn error execa reports (its own error keeps the original as `cause`). */
+function originalError(err: unknown): NodeJS.ErrnoException {
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  return (cause instanceof Error ? cause : err instanceof Error ? err : new Error(String(err))) as NodeJS.ErrnoException;
+}
+
+/** execa's options for the relay: today's child_process semantics, nothing added. */
+const OPTIONS = {
+  stdio: ['pipe', 'pipe', 'pipe'],
+  buffer: false,
+  shell: false,
+  windowsHide: true,
+  // Own process group (POSIX): the watchdog and the grandchildren cleanup address the whole group.
+  detached: process.platform !== 'win32',
+  // mcp-tap owns the escalation (shutdown.ts) and the cleanup when it dies (watchdog.ts)
+  cleanup: false,
+  forceKillAfterDelay: false,
+  reject: false,
+  stripFinalNewline: false,
+} as const;
+
+/**
+ * Resolves once the process is running; rejects with a typed error when it cannot start. The process
+ * comes wrapped: execa's subprocess is also a promise, which `await` would otherwise unwrap.
+ */
+export function spawnServer(command: string, args: readonly string[]): Promise<{ child: ChildProcessWithoutNullStreams }> {
   return new Promise((resolve, reject) => {
-    let child: ChildProcessWithoutNullStreams;
+    let child;
     try {
-      // Own process group (POSIX): the watchdog and the grandchildren cleanup address the whole group.
-      child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, detached: process.platform !== 'win32' });
+      child = execa(command, args, OPTIONS);
     } catch (err) {
-      reject(spawnError(command, err as NodeJS.ErrnoException));
+      reject(spawnError(command, originalError(err)));
       return;
     }
-    const onError = (err: NodeJS.ErrnoException) => reject(spawnError(command, err));
-    child.once('error', onError);
+    let started = false;
+    // Pause now: with `buffer: false` execa resumes a stream nobody reads on the next turn, and the pumps
+    // are attached only once this promise has resolved.
+    child.stdout.pause();
+    child.stderr.pause();
     child.once('spawn', () => {
-      child.off('error', onError);
-      resolve(child);
+      started = true;
+      resolve({ child: child as unknown as ChildProcessWithoutNullStreams });
+    });
+    // Resolves (reject: false) when the process is over; before 'spawn' that means it never started.
+    void child.then((result) => {
+      if (!started && result.failed) reject(spawnError(command, originalError(result.cause ?? result)));
     });
   });
 }

@@ -3,8 +3,8 @@
  * the hot path a host waits on, and because everything after the command belongs to the server.
  */
 import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { findCommand } from '../../platform/command-lookup.js';
 import { deriveServerName, resolveLogPath } from '../../log/log-path.js';
 import { runProxy, type ProxyOptions } from '../../proxy/run-proxy.js';
 import { isUrlArg, SinkFlags } from './sink-flags.js';
@@ -110,11 +110,9 @@ export function bareCommand(argv: readonly string[]): string | null {
   return null;
 }
 
-/** Whether spawn can find `command`: a path that exists, or a file in a PATH directory (POSIX rules). */
-export function commandExists(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (process.platform === 'win32') return true; // PATHEXT and friends: left to spawn
-  if (command.includes('/')) return existsSync(command);
-  return (env.PATH ?? '/usr/bin:/bin').split(delimiter).some((dir) => existsSync(join(dir || '.', command)));
+/** Whether spawn can find `command`: a path that exists, or a file in a PATH directory (PATHEXT on Windows). */
+export function commandExists(command: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean {
+  return findCommand(command, { platform, env, cwd: process.cwd() }, existsSync) !== null;
 }
 
 /** Edit distance, for "did you mean". */
