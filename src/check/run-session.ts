@@ -5,7 +5,7 @@
  * answers or crashes yields a result, never a hang. Judging is left to the log.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ExecaStdioTransport } from '../client/execa-stdio-transport.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcId } from '../log/record.js';
@@ -64,7 +64,7 @@ class SentRequests implements Transport {
   last?: { id: JsonRpcId; method: string };
   pid?: number;
 
-  constructor(private readonly inner: StdioClientTransport) {}
+  constructor(private readonly inner: ExecaStdioTransport) {}
 
   start(): Promise<void> {
     this.inner.onmessage = (m) => this.onmessage?.(m);
@@ -92,7 +92,7 @@ class Stop extends Error {}
 
 /** Runs the session; resolves after mcp-tap has exited (so its log is complete). */
 export async function runSession(o: RunSessionOptions): Promise<RunSessionResult> {
-  const stdio = new StdioClientTransport({
+  const stdio = new ExecaStdioTransport({
     command: process.execPath,
     args: [o.cliPath, '--log', o.logPath, '--name', o.name, '--quiet', '--grace', '1500', '--', o.command, ...o.args],
     env: (o.env ?? process.env) as Record<string, string>,

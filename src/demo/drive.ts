@@ -3,7 +3,7 @@
  * a short session through it, step by step, timing each step as the host sees it.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ExecaStdioTransport } from '../client/execa-stdio-transport.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { TapError } from '../errors.js';
@@ -101,7 +101,7 @@ function resultText(result: unknown): string {
 
 /** Runs the demo session. Rejects with a TapError when the session cannot even start. */
 export async function drive(opts: DriveOptions): Promise<DriveResult> {
-  const stdio = new StdioClientTransport({ command: opts.command, args: opts.args, env: opts.env, stderr: 'pipe' });
+  const stdio = new ExecaStdioTransport({ command: opts.command, args: opts.args, env: opts.env, stderr: 'pipe' });
   let stderr = '';
   let partial = '';
   stdio.stderr?.on('data', (d: Buffer) => {

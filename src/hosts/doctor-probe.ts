@@ -87,12 +87,12 @@ function message(err: unknown): string {
 
 /** Runs one probe session; never throws for anything the server does. */
 export async function probeServer(input: ProbeInput): Promise<ProbeResult> {
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+  const [{ Client }, { ExecaStdioTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('../client/execa-stdio-transport.js'),
   ]);
   const result: ProbeResult = { initialized: false, readErrors: [], stderrTail: [], log: { stderr: [], nonJsonStdout: [], nonJsonCount: 0 } };
-  const stdio = new StdioClientTransport({
+  const stdio = new ExecaStdioTransport({
     command: input.tap.command,
     args: [...input.tap.args, '--quiet', '--grace', '1000', '--name', input.name, '--log', input.logFile, '--', input.command, ...input.args],
     env: input.env,

@@ -1,10 +1,10 @@
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { logDirFor } from '../platform/log-dir.js';
 
-/** Where logs go when neither --log nor MCP_TAP_LOG says otherwise: $XDG_STATE_HOME/mcp-tap or ~/.local/state/mcp-tap. */
-export function defaultLogDir(env: NodeJS.ProcessEnv = process.env): string {
-  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(state, 'mcp-tap');
+/** Where logs go when neither --log nor MCP_TAP_LOG says otherwise (src/platform/log-dir.ts decides per OS). */
+export function defaultLogDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  return logDirFor(platform, env, homedir());
 }
 
 const LAUNCHERS = new Set([

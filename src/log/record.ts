@@ -122,6 +122,9 @@ export interface LogRecord {
   /** 2026-07-28: answers that end a multi-round exchange: ms since the first request of the exchange. */
   exchangeMs?: number;
 
+  /** pino's numeric level (30 info, 40 warn, 50 error; src/log/level.ts): the last member before `msg`. */
+  level?: number;
+
   /** kind 'event': which event. Event-specific fields follow. */
   event?: EventName;
   [extra: string]: unknown;

@@ -44,6 +44,7 @@ export const KINDS = Object.keys(KIND_SET) as Kind[];
 const KIND_NAMES = new Set<string>(KINDS);
 const ITEM_KINDS = new Set(['request', 'response', 'error', 'notification', 'invalid']);
 const FROM = new Set(['client', 'server', 'proxy']);
+const LEVELS = new Set<unknown>([30, 40, 50]);
 const CODE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 type Obj = Record<string, unknown>;
@@ -74,6 +75,7 @@ export function validateRecord(x: unknown): string[] {
   if ('raw' in x && typeof x['raw'] !== 'string') p.push('raw must be a string');
   for (const f of ['truncated', 'partial'] as const) if (f in x && x[f] !== true) p.push(`${f} must be true when present`);
   if ('exchangeMs' in x && !isMs(x['exchangeMs'])) p.push('exchangeMs must be a non-negative number');
+  if ('level' in x && !LEVELS.has(x['level'])) p.push('level must be 30, 40 or 50 when present');
   if ('reqSeq' in x && isPosInt(x['reqSeq']) && isPosInt(x['seq']) && (x['reqSeq'] as number) > (x['seq'] as number)) {
     p.push('reqSeq must refer to an earlier (or the same) record');
   }

@@ -9,6 +9,7 @@ import { spawnServer } from './spawn-server.js';
 import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
 import { startWatchdog } from './watchdog.js';
+import { stopTree, treeStopPlan } from '../platform/process-tree.js';
 import { Observer, type RecordSink } from './observer.js';
 import { openSink, nullSink } from './open-sink.js';
 import { EnvMasker } from '../log/env-mask.js';
@@ -131,11 +132,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
   // A bug in mcp-tap must not leave the server behind: stop it, say so, exit 70.
   process.once('uncaughtException', (err) => {
     io.warn(`internal error: ${err.message}; stopping the server (please report this)`);
-    try {
-      process.kill(-(child.pid ?? 0), 'SIGTERM');
-    } catch {
-      child.kill('SIGTERM');
-    }
+    stopTree(treeStopPlan(process.platform, child.pid, 'SIGTERM'));
     // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM
     process.exit(70);
   });

@@ -4,6 +4,7 @@
  * but its pipes stay open (held by grandchildren), mcp-tap stops waiting after the grace period.
  */
 import type { ChildProcess } from 'node:child_process';
+import { stopTree, treeStopPlan } from '../platform/process-tree.js';
 
 export interface ShutdownHooks {
   graceMs: number;
@@ -96,6 +97,11 @@ export class Shutdown {
 
   private kill(signal: NodeJS.Signals, reason: string, record = true): void {
     if (record) this.hooks.onKill(signal, reason);
+    // Windows has no signals: kill() would end the server alone, leaving what `npx`/cmd.exe started
+    if (process.platform === 'win32') {
+      stopTree(treeStopPlan('win32', this.child.pid, signal));
+      return;
+    }
     try {
       this.child.kill(signal);
     } catch {
@@ -115,14 +121,8 @@ export class Shutdown {
     );
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
-    // the holders are in the server's process group: they go with it
-    if (this.child.pid && process.platform !== 'win32') {
-      try {
-        process.kill(-this.child.pid, 'SIGTERM');
-      } catch {
-        // group already empty
-      }
-    }
+    // the holders are in the server's process group (POSIX) or tree (Windows): they go with it
+    stopTree(treeStopPlan(process.platform, this.child.pid, 'SIGTERM'));
     this.finish(true);
   }
 

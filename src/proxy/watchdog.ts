@@ -4,7 +4,7 @@
  * terminates the server's process group (SIGTERM, then SIGKILL after the grace period).
  * POSIX only; on Windows the server still gets EOF on stdin when mcp-tap dies.
  */
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 
 const SCRIPT = 'IFS= read -r line; if [ "$line" != ok ]; then kill -TERM -"$1" 2>/dev/null; sleep "$2"; kill -KILL -"$1" 2>/dev/null; fi';
 
@@ -17,9 +17,13 @@ export interface Watchdog {
 export function startWatchdog(pgid: number, graceMs: number): Watchdog | null {
   if (process.platform === 'win32' || !(pgid > 0)) return null;
   try {
-    const dog = spawn('/bin/sh', ['-c', SCRIPT, 'mcp-tap-watchdog', String(pgid), String(Math.max(1, Math.ceil(graceMs / 1000)))], {
+    // detached: execa's own exit cleanup is off for it, as it must be (the dog outlives a dead mcp-tap)
+    const dog = execa('/bin/sh', ['-c', SCRIPT, 'mcp-tap-watchdog', String(pgid), String(Math.max(1, Math.ceil(graceMs / 1000)))], {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
+      buffer: false,
+      reject: false,
+      forceKillAfterDelay: false,
     });
     dog.on('error', () => {});
     dog.stdin.on('error', () => {});

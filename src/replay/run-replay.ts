@@ -3,7 +3,7 @@
  * engine the server's stdout lines and its clock, writes what the engine sends, and ends the server when
  * the engine is done. Raw JSON-RPC lines, no SDK: the replay needs exact control over ids and order.
  */
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { TapError } from '../errors.js';
 import { CLI_BIN } from '../package-paths.js';
 import { jsonShortener } from '../framing/json-shortener.js';
@@ -44,7 +44,8 @@ export interface ReplayOutcome {
 export async function runReplay(run: ReplayRun): Promise<ReplayOutcome> {
   const grace = run.graceMs ?? 1000;
   const tapArgs = [TAP_BIN, '--quiet', '--grace', String(grace), '--name', run.name, ...(run.logPath ? ['--log', run.logPath] : ['--no-log']), '--', run.command, ...run.args];
-  const child = spawn(process.execPath, tapArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
+  // raw pipes (buffer: false); the kill timers below are the escalation, so execa adds none
+  const child = execa(process.execPath, tapArgs, { stdio: ['pipe', 'pipe', 'inherit'], buffer: false, reject: false, forceKillAfterDelay: false });
   const started = performance.now();
   const now = (): number => performance.now() - started;
   const engine = new ReplayEngine(run.plan, { timeoutMs: run.timeoutMs, compare: run.compare, now });

@@ -21,6 +21,7 @@ import { isObject, isRequestId, metaOf, type RequestId } from '../protocol/jsonr
 import { batchAllowed, checkMethod, META, targetParam, UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/mcp.js';
 import { Exchanges } from './exchanges.js';
 import { notes } from './findings.js';
+import { recordLevel } from '../log/level.js';
 import { Lifecycle } from './lifecycle.js';
 import { RequestTable, type PendingEntry } from './pairing.js';
 import { ProgressTable } from './progress.js';
@@ -346,6 +347,8 @@ export class Session {
   }
 
   private emit(rec: LogRecord, msgText?: string, msgBytes?: Buffer): void {
+    // last, so that every record reads in the same order whatever the analysis added
+    rec.level = recordLevel(rec);
     this.counts.add(rec.kind);
     if (rec.notes) this.counts.notes += rec.notes.length;
     this.out(msgBytes === undefined ? { record: rec } : new VerbatimOutput(rec, msgBytes, msgText));

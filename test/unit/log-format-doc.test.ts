@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES, KINDS, validateRecord } from '../../src/log/validate-record.js';
 import { NOTE_CODE_LIST } from '../../src/session/findings.js';
+import { recordLevel } from '../../src/log/level.js';
+import type { LogRecord } from '../../src/log/record.js';
 
 const doc = readFileSync(new URL('../../docs/log-format.md', import.meta.url), 'utf8');
 const fences = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -19,6 +21,16 @@ describe('docs/log-format.md', () => {
 
   it('every example is a valid record', () => {
     for (const ex of examples) expect({ record: ex, problems: validateRecord(ex) }).toEqual({ record: ex, problems: [] });
+  });
+
+  it("every example carries the level the code gives it (pino's numbers), last before msg", () => {
+    for (const ex of examples) {
+      expect({ record: ex, level: ex['level'] }).toEqual({ record: ex, level: recordLevel(ex as LogRecord) });
+      const keys = Object.keys(ex).filter((k) => k !== 'msg');
+      expect(keys[keys.length - 1]).toBe('level');
+    }
+    const levels = new Set(examples.map((e) => e['level']));
+    expect([...levels].sort()).toEqual([30, 40, 50]);
   });
 
   it('shows every kind and every event name', () => {
