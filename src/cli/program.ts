@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
+import { defaultLogDir } from '../log/log-path.js';
 
 let exitCode = 0;
 
@@ -67,7 +68,7 @@ export async function printHelp(all: Record<string, Loader>, argv: string[]): Pr
     '',
     'Proxy options:',
     '  --name <name>            name of the server (log file name); default: derived from the command',
-    '  --log <file>             log file (default $MCP_TAP_LOG, else $XDG_STATE_HOME/mcp-tap/<name>.jsonrpc.log)',
+    `  --log <file>             log file (default $MCP_TAP_LOG, else ${defaultLogDir()}/<name>.jsonrpc.log)`,
     '  --no-log                 relay only, write no log',
     '  --max-log-bytes <n>      keep messages up to n bytes whole in the log (default 1048576)',
     '  --max-log-size <bytes>   rotate the log when it grows past this size',

@@ -1,5 +1,6 @@
 /** Finds the config files that exist for the chosen hosts (or the one named with --config) and reads them. */
 import { readdir } from 'node:fs/promises';
+import { homeDirFor } from '../platform/home.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
@@ -21,7 +22,7 @@ export interface ConfigFile {
 export function processHostEnv(project?: string): HostEnv {
   return {
     platform: process.platform,
-    home: process.env.HOME || process.env.USERPROFILE || homedir(),
+    home: homeDirFor(process.platform, process.env, homedir()),
     cwd: resolve(project ?? process.cwd()),
     env: process.env,
   };

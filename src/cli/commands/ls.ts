@@ -22,8 +22,8 @@ export function define(program: Command): void {
     .command('ls')
     .summary('list the logs and their sessions, newest first')
     .description(
-      'Lists every session in the *.jsonrpc.log files of the log directory (default $XDG_STATE_HOME/mcp-tap ' +
-        'or ~/.local/state/mcp-tap), newest first: server name, session id, start time, duration, messages, ' +
+      'Lists every session in the *.jsonrpc.log files of the log directory ($XDG_STATE_HOME/mcp-tap when set, ' +
+        'else ~/.local/state/mcp-tap on Linux, ~/Library/Logs/mcp-tap on macOS, %LOCALAPPDATA%\\mcp-tap\\Logs on Windows), newest first: server name, session id, start time, duration, messages, ' +
         'errors (error answers and isError results), findings, the server exit status (- when none was ' +
         'recorded) and path. The server command line (in --json) is shown with its secrets redacted, as by export.',
     )
@@ -60,6 +60,8 @@ export function define(program: Command): void {
         flag: opts.color,
       });
       out.write(renderSessionTable(sorted, { color: level }));
+      // which directory was read (it differs per OS); on stderr, so the table stays one row per session
+      process.stderr.write(`${sorted.length} session${sorted.length === 1 ? '' : 's'} in ${escapeControl(dir)}\n`);
     });
 }
 
