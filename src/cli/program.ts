@@ -81,6 +81,8 @@ export async function printHelp(all: Record<string, Loader>, argv: string[]): Pr
     '  --otlp-content           with --otlp: tool arguments and results on the spans (redacted)',
     '  --ship <target>          send every record to a pino transport (package or file; repeatable)',
     '  --ship-options <json>    options of the --ship before it',
+    `  --debug                  also write mcp-tap's decision trace (pino JSON) to ${defaultLogDir()}/mcp-tap-debug.log (also: MCP_TAP_DEBUG=1)`,
+    '  --debug-log <file>       write the decision trace to this file instead (implies --debug)',
     '',
     'Subcommands:',
   ];

@@ -149,6 +149,11 @@ export class FileSink {
     return this.broken;
   }
 
+  /** Records and bytes waiting for the disk (the debug trace reports them at shutdown). */
+  queued(): { records: number; bytes: number } {
+    return { records: this.queue.count, bytes: this.queue.bytes };
+  }
+
   /** Lost records not yet reported in a gap record, and why; resets the count. */
   takeLoss(): { lost: number; reason: LossReason } | null {
     if ((this.lostSinceReport === 0 && !this.removedNotice) || this.broken) return null;

@@ -16,6 +16,7 @@ import { EnvMasker } from '../log/env-mask.js';
 import { envSecrets } from '../log/env-secrets.js';
 import { MaskingSink } from './masking-sink.js';
 import { MaskingTap } from './masking-tap.js';
+import { FileSink } from '../log/file-sink.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
@@ -41,6 +42,8 @@ export interface ProxyOptions {
   otlpContent?: boolean;
   /** pino transports that get every record. */
   ship?: ShipTarget[];
+  /** --debug: where the pino decision trace goes (opened by the CLI); null when off. */
+  debugLog?: string | null;
 }
 
 /** The process edges, injectable for tests. */
@@ -49,6 +52,8 @@ export interface ProxyIO {
   stdout: Writable;
   stderr: Writable;
   warn: (message: string) => void;
+  /** The debug trace (src/cli/stderr.ts); a no-op unless --debug. */
+  trace?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -89,13 +94,19 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
   const early: NodeJS.Signals[] = [];
   const onEarlySignal = (signal: NodeJS.Signals) => early.push(signal);
   for (const s of SIGNALS) process.on(s, onEarlySignal);
+  const trace = io.trace ?? (() => {});
+  const spawnAt = performance.now();
+  trace('spawn', { command: opts.command, args: opts.args, cwd: process.cwd(), shell: false, detached: process.platform !== 'win32', buffer: false });
   const childPromise = spawnServer(opts.command, opts.args);
 
   let observer: Observer | null = null;
   // sinks beside the log start while the server spawns; their modules load only when asked for
   let taps = await openTaps(opts, io.warn);
+  /** The log's sink as opened (the debug trace reports its queue at the end). */
+  let logFile: RecordSink | null = null;
   if (opts.logPath !== null || taps.length > 0) {
     let sink: RecordSink = openSink(opts, io.warn);
+    logFile = sink;
     // the server inherits this environment: its secret values never reach the log, nor a sink beside it
     const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
@@ -123,10 +134,12 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
     child = (await childPromise).child;
   } catch (err) {
     for (const s of SIGNALS) process.off(s, onEarlySignal);
+    trace('spawn failed', { error: err instanceof Error ? err.message : String(err), ms: performance.now() - spawnAt });
     observer?.event('spawn-error', { error: err instanceof Error ? err.message : String(err) });
     await observer?.finish();
     throw err instanceof TapError ? err : new TapError('SPAWN_FAILED', String(err));
   }
+  trace('spawned', { serverPid: child.pid, ms: performance.now() - spawnAt });
   observer?.event('spawn', { serverPid: child.pid });
   const watchdog = startWatchdog(child.pid ?? 0, opts.graceMs);
   // A bug in mcp-tap must not leave the server behind: stop it, say so, exit 70.
@@ -141,6 +154,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
     const shutdown = new Shutdown(child, {
       graceMs: opts.graceMs,
       warn: io.warn,
+      trace,
       onKill: (signal, reason) => observer?.event('kill', { signal, reason }),
       onDone: ({ code, signal, forced }) => {
         // from here on a signal means "stop waiting": the log and stdout flushes are bounded anyway
@@ -151,6 +165,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
         // pipes abandoned: what the server left in its group got SIGTERM and may ignore it; the watchdog,
         // left standing, sends SIGKILL to the group after the grace period once mcp-tap is gone
         if (!forced) watchdog?.standDown();
+        trace('done', { code, signal, forced, logQueue: logFile instanceof FileSink ? logFile.queued() : null, msSinceSpawn: performance.now() - spawnAt });
         const status = code ?? (signal ? signalExitCode(signal) : 1);
         void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then(() => resolve(status));
       },
@@ -158,6 +173,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number>
     });
 
     const onSignal = (signal: NodeJS.Signals) => {
+      trace('signal received', { signal });
       observer?.event('signal', { signal });
       shutdown.forwardSignal(signal);
     };

@@ -9,6 +9,8 @@ import { stopTree, treeStopPlan } from '../platform/process-tree.js';
 export interface ShutdownHooks {
   graceMs: number;
   warn: (message: string) => void;
+  /** The debug trace: each step with its timing. */
+  trace?: (msg: string, fields?: Record<string, unknown>) => void;
   /** mcp-tap sent a signal of its own (escalation). */
   onKill: (signal: NodeJS.Signals, reason: string) => void;
   /** The server process exited (its pipes may still be open). */
@@ -28,12 +30,15 @@ export class Shutdown {
   private signalsForwarded = 0;
   /** The host closed stdin or stopped reading: shutdown was already asked for before any signal. */
   private asked = false;
+  /** When the first shutdown step happened (debug trace timings). */
+  private startedAt: number | undefined;
 
   constructor(
     private readonly child: ChildProcess,
     private readonly hooks: ShutdownHooks,
   ) {
     child.once('exit', (code, signal) => {
+      this.step('server exited', { code, signal });
       this.exited = true;
       this.exitCode = code;
       this.exitSignal = signal;
@@ -50,12 +55,14 @@ export class Shutdown {
 
   /** The host closed our stdin: the server's stdin is closed by the pump; give it time to leave. */
   hostClosedStdin(): void {
+    this.step('stdin closed by the host; the server gets the grace period', { graceMs: this.hooks.graceMs });
     this.asked = true;
     this.escalate(['SIGTERM', 'SIGKILL'], 'stdin closed by the host');
   }
 
   /** The host stopped reading our stdout (EPIPE): close the server's stdin and shut it down. */
   hostGone(): void {
+    this.step('the host stopped reading; closing the server\'s stdin', { graceMs: this.hooks.graceMs });
     this.asked = true;
     this.child.stdin?.end();
     this.escalate(['SIGTERM', 'SIGKILL'], 'the host stopped reading stdout');
@@ -64,6 +71,7 @@ export class Shutdown {
   /** A signal sent to mcp-tap: pass it on; a second one kills at once. */
   forwardSignal(signal: NodeJS.Signals): void {
     if (this.exited) return;
+    this.step('forwarding a signal', { signal, forwarded: this.signalsForwarded + 1 });
     this.signalsForwarded++;
     if (this.signalsForwarded >= 2) {
       this.clearEscalation();
@@ -96,6 +104,7 @@ export class Shutdown {
   }
 
   private kill(signal: NodeJS.Signals, reason: string, record = true): void {
+    this.step('kill', { signal, reason, platform: process.platform });
     if (record) this.hooks.onKill(signal, reason);
     // Windows has no signals: kill() would end the server alone, leaving what `npx`/cmd.exe started
     if (process.platform === 'win32') {
@@ -107,6 +116,13 @@ export class Shutdown {
     } catch {
       // already gone
     }
+  }
+
+  /** A trace record with the milliseconds since shutdown was first asked for. */
+  private step(msg: string, fields: Record<string, unknown>): void {
+    if (this.hooks.trace === undefined) return;
+    this.startedAt ??= performance.now();
+    this.hooks.trace(`shutdown: ${msg}`, { ...fields, ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000 });
   }
 
   private clearEscalation(): void {

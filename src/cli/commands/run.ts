@@ -10,7 +10,8 @@ import { runProxy, type ProxyOptions } from '../../proxy/run-proxy.js';
 import { isUrlArg, SinkFlags } from './sink-flags.js';
 import { flushHostStdout, openHostStdout } from '../../proxy/host-streams.js';
 import { sizeYoungGeneration } from '../../proxy/young-generation.js';
-import { warn } from '../stderr.js';
+import { openDebugLog, trace, warn } from '../stderr.js';
+import { debugFromEnv, debugLogPath, refuseStdout } from '../debug-options.js';
 import { VERSION } from '../../version.js';
 
 const USAGE = 'usage: mcp-tap [options] -- <command> [args...]   (mcp-tap --help for more)';
@@ -18,7 +19,7 @@ const USAGE = 'usage: mcp-tap [options] -- <command> [args...]   (mcp-tap --help
 /** How long a host may stop reading, after the server exited, before its last bytes are given up. */
 const HOST_STALL_MS = 30_000;
 
-const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace', '--redact-env', '--ship', '--ship-options']);
+const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace', '--redact-env', '--ship', '--ship-options', '--debug-log']);
 
 /** Largest delay a Node timer accepts; beyond it setTimeout fires after 1 ms instead. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -37,6 +38,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   let noLog = false;
   let quiet = false;
   const sinks = new SinkFlags();
+  let debug = debugFromEnv(env);
   let i = 0;
   for (; i < argv.length; i++) {
     const a = argv[i]!;
@@ -53,6 +55,10 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     }
     if (a === '-q' || a === '--quiet') {
       quiet = true;
+      continue;
+    }
+    if (a === '--debug') {
+      debug = true;
       continue;
     }
     const taken = sinks.take(argv, i);
@@ -96,6 +102,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     quiet,
     ...(redactEnv.length > 0 ? { redactEnv } : {}),
     ...sinks.options(env),
+    debugLog: debug || values.has('--debug-log') ? debugLogPath(values.get('--debug-log'), env) : null,
   };
 }
 
@@ -150,10 +157,24 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
       `${JSON.stringify(bare)} is neither a subcommand nor a command on PATH${near ? ` (did you mean ${near}?)` : ''}; a server command goes after --  (${USAGE})`,
     );
   }
+  if (parsed.debugLog) {
+    refuseStdout(parsed.debugLog);
+    await openDebugLog(parsed.debugLog);
+    trace('proxy', {
+      version: VERSION,
+      argv,
+      resolved: findCommand(parsed.command, { platform: process.platform, env: process.env, cwd: process.cwd() }, existsSync),
+      log: parsed.logPath,
+      graceMs: parsed.graceMs,
+      platform: process.platform,
+      node: process.versions.node,
+      uptimeMs: performance.now(),
+    });
+  }
   const stdout = openHostStdout();
   // A broken stdout (host gone) is handled by the pump; never let it become an uncaught exception.
   stdout.on('error', () => {});
-  const status = await runProxy(parsed, { stdin: process.stdin, stdout, stderr: process.stderr, warn });
+  const status = await runProxy(parsed, { stdin: process.stdin, stdout, stderr: process.stderr, warn, trace });
   // every byte the server wrote reaches a host that is still reading; one that stopped cannot hold us
   // (a paused host gets HOST_STALL_MS without progress before its last bytes are given up, and told)
   const stallMs = Math.max(HOST_STALL_MS, parsed.graceMs);
