@@ -1,0 +1,73 @@
+/**
+ * `--debug`: mcp-tap's decision trace as pino JSON in a file, never on stdout (which carries only the
+ * server's bytes), with every step of a shutdown escalation recorded.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/paths.js';
+import { runTap, tapLines, tapSandbox } from '../helpers/run-tap.js';
+import { waitFor } from '../helpers/wait.js';
+
+const box = tapSandbox('mcp-tap-debug-', ['server.pid']);
+
+type Trace = { level: number; msg: string; name: string; [k: string]: unknown };
+const readTrace = (file: string): Trace[] => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Trace);
+
+describe('debug trace', () => {
+  it('with --debug, stdout carries exactly the server’s bytes; the trace goes to the debug log', async () => {
+    const debugLog = join(box.dir, 'debug.log');
+    const sent = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n\u00e9\r\nno newline at the end');
+    const run = box.track(runTap(['--debug', '--debug-log', debugLog, '--log', join(box.dir, 'x.log'), '--', process.execPath, fixture('cat.mjs')]));
+    await run.write(sent);
+    run.child.stdin.end();
+    expect(await run.exited()).toEqual({ code: 0, signal: null });
+    expect(run.stdout().equals(sent)).toBe(true);
+    const trace = readTrace(debugLog);
+    expect(trace.every((r) => r.name === 'mcp-tap' && typeof r.level === 'number')).toBe(true);
+    const msgs = trace.map((r) => r.msg);
+    expect(msgs).toEqual(expect.arrayContaining(['proxy', 'spawn', 'spawned', 'done']));
+    expect(trace.find((r) => r.msg === 'proxy')?.['resolved']).toBe(process.execPath);
+    // the human line is unchanged, and it is in the trace too
+    expect(tapLines(run.stderr())).toEqual([`mcp-tap: logging to ${join(box.dir, 'x.log')}`]);
+    expect(trace.some((r) => r.level === 40 && r.msg === `logging to ${join(box.dir, 'x.log')}`)).toBe(true);
+  });
+
+  it('MCP_TAP_DEBUG=1 writes <log dir>/mcp-tap-debug.log', async () => {
+    const run = box.track(runTap(['--no-log', '--', process.execPath, fixture('cat.mjs')], { env: { MCP_TAP_DEBUG: '1', XDG_STATE_HOME: box.dir } }));
+    run.child.stdin.end('{"jsonrpc":"2.0","method":"x"}\n');
+    expect((await run.exited()).code).toBe(0);
+    expect(run.stdout().toString()).toBe('{"jsonrpc":"2.0","method":"x"}\n');
+    const file = join(box.dir, 'mcp-tap', 'mcp-tap-debug.log');
+    expect(existsSync(file)).toBe(true);
+    expect(readTrace(file).map((r) => r.msg)).toContain('spawned');
+  });
+
+  it('records each escalation step of a server that ignores SIGTERM, with its timing', async () => {
+    const debugLog = join(box.dir, 'debug.log');
+    const run = box.track(
+      runTap(['--grace', '300', '--debug-log', debugLog, '--no-log', '--', process.execPath, fixture('ignore-sigterm.mjs')], { env: { TAP_PID_FILE: box.pidFiles[0] } }),
+    );
+    await run.waitStderr('ready');
+    run.child.stdin.end();
+    expect(await run.exited()).toEqual({ code: 137, signal: null });
+    const steps = readTrace(debugLog).filter((r) => r.msg.startsWith('shutdown: '));
+    expect(steps.map((s) => [s.msg, s['signal'] ?? null])).toEqual([
+      ['shutdown: stdin closed by the host; the server gets the grace period', null],
+      ['shutdown: kill', 'SIGTERM'],
+      ['shutdown: kill', 'SIGKILL'],
+      ['shutdown: server exited', 'SIGKILL'],
+    ]);
+    const ms = steps.map((s) => s['ms'] as number);
+    expect(ms[1]).toBeGreaterThanOrEqual(300);
+    expect(ms[2]! - ms[1]!).toBeGreaterThanOrEqual(300);
+  });
+
+  it('refuses stdout as the debug log (exit 2, one line)', async () => {
+    const run = box.track(runTap(['--debug-log', '/dev/stdout', '--no-log', '--', process.execPath, fixture('cat.mjs')]));
+    expect((await run.exited()).code).toBe(2);
+    expect(run.stdout().length).toBe(0);
+    expect(tapLines(run.stderr())).toHaveLength(1);
+    await waitFor(() => run.stderr().includes('cannot be stdout'), 1000, 'the reason');
+  });
+});
