@@ -5,6 +5,7 @@
 import { exitCodeFor } from './exit-codes.js';
 import { TapError } from '../errors.js';
 import { warn } from './stderr.js';
+import { VERSION } from '../version.js';
 
 type CommandModule = { define: (program: import('commander').Command) => void };
 
@@ -38,6 +39,11 @@ async function main(argv: string[]): Promise<number> {
   if (first !== undefined && Object.hasOwn(LOADERS, first)) {
     const { runSubcommand } = await import('./program.js');
     return runSubcommand(first, LOADERS[first]!, argv);
+  }
+  // answered here, so a host probing the version does not load the relay
+  if (first === '--version' || first === '-V') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
   }
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const { printHelp } = await import('./program.js');
