@@ -7,7 +7,7 @@
 //   BENCH_QUICK=1      a fast smoke run: 1 round, small counts, the 64 MB and 1,000,000-message runs shrunk
 //   BENCH_ROUNDS=n     rounds (default 5; quick 1)
 //   BENCH_HUGE=0       skip the 64 MB results run;  BENCH_LONG=0  skip the 1,000,000-message session
-//   BENCH_ONLY=a,b     only these workloads (startup,pingpong,pipelined,notify,large,huge,long)
+//   BENCH_ONLY=a,b     only these workloads (startup,pingpong,pipelined,notify,large,huge,long) and cli (cold CLI starts)
 //   BENCH_CONFIGS=a,b  only these configurations (direct,bare,journal,tap,tap-nolog,tap-secrets,tap-otlp,tap-ship,py); bare is always kept
 //   BENCH_OUT=path     where to write the report (default bench/results.md)
 //   BENCH_STRICT=1     exit 1 when a target is missed (a failed or corrupted run always exits 1)
@@ -19,6 +19,7 @@ import { tmpdir, cpus, totalmem, loadavg, release } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { measureCliCold } from './cli-cold.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -363,10 +364,13 @@ async function main() {
     }
     say(`  ${w.key}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
+  // the subcommands' own start (no server): bundle chunks loaded, nothing else
+  const cli = !only || only.has('cli') ? measureCliCold(TAP, QUICK ? 3 : 9) : [];
+  if (cli.length) say(`  cli cold: ${cli.map((c) => `${c.label} ${c.ms.toFixed(1)} ms`).join(' | ')}`);
   const load1 = loadavg();
   const foreign = foreignCores(acct0, cpuAccount());
   const elapsed = (Date.now() - started) / 1000;
-  const report = buildReport({ info, load0, load1, foreign, elapsed, results, failures });
+  const report = buildReport({ info, load0, load1, foreign, elapsed, results, failures, cli });
   process.stdout.write(report.console);
   writeFileSync(OUT, report.markdown);
   say(`\nwritten to ${OUT} (${elapsed.toFixed(0)} s in all)`);
@@ -434,7 +438,7 @@ function table(header, rows, align = 'right') {
   return lines.join('\n');
 }
 
-function buildReport({ info, load0, load1, foreign, elapsed, results, failures }) {
+function buildReport({ info, load0, load1, foreign, elapsed, results, failures, cli = [] }) {
   // the load average counts the bench's own three processes; the CPU used by everything else is the measure
   const busy = Number.isFinite(foreign) ? foreign >= 0.15 : load0[0] >= 1;
   const md = [];
@@ -545,6 +549,12 @@ function buildReport({ info, load0, load1, foreign, elapsed, results, failures }
         if (r.log) md.push('', `${c.label} log: ${fmtInt(r.log.records)} records = ${fmtInt(r.log.messageRecords)} message records (the client sent + received ${fmtInt(r.logExpected)}) + ${r.log.events} events; seq in order: ${r.log.seqOk}; gaps: ${r.log.lost}.`);
       }
     }
+    md.push('');
+  }
+
+  if (cli.length) {
+    md.push('## CLI cold start: spawn → exit, no server', '');
+    md.push(table(['command', 'median ms', 'runs (ms)'], cli.map((c) => [c.label, c.ms.toFixed(1), c.runs.map((v) => v.toFixed(0)).join(', ')]), 'left'));
     md.push('');
   }
 
