@@ -13,7 +13,7 @@
  */
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -43,8 +43,8 @@ export const BROWSER_BUNDLES = [];
 const REQUIRE_SHIM = "import { createRequire as __tapCreateRequire } from 'node:module'; const require = __tapCreateRequire(import.meta.url);";
 
 /** Builds everything into dist/ (emptied first); returns esbuild's metafile of the Node bundle. */
-export async function buildAll({ root = ROOT, quiet = false } = {}) {
-  rmSync(`${root}/${OUT}`, { recursive: true, force: true });
+export async function buildAll({ root = ROOT, outdir = OUT, quiet = false } = {}) {
+  rmSync(resolve(root, outdir), { recursive: true, force: true });
   for (const { entry, outfile } of BROWSER_BUNDLES) {
     await build({
       absWorkingDir: root,
@@ -62,7 +62,7 @@ export async function buildAll({ root = ROOT, quiet = false } = {}) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: NODE_ENTRIES,
-    outdir: OUT,
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -77,11 +77,13 @@ export async function buildAll({ root = ROOT, quiet = false } = {}) {
     logLevel: quiet ? 'error' : 'warning',
   });
   for (const file of Object.keys(result.metafile.outputs)) {
-    if (relative(OUT, file).includes(sep)) throw new Error(`${file}: bundle outputs must sit directly in ${OUT}/ (see NODE_ENTRIES)`);
+    if (relative(resolve(root, outdir), resolve(root, file)).includes(sep)) throw new Error(`${file}: bundle outputs must sit directly in ${outdir}/ (see NODE_ENTRIES)`);
   }
   return result.metafile;
 }
 
+// `node scripts/build.mjs [--outdir <dir>]`: another directory for a private build (docs/performance.md)
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await buildAll();
+  const at = process.argv.indexOf('--outdir');
+  await buildAll(at > 0 && process.argv[at + 1] ? { outdir: resolve(process.argv[at + 1]) } : {});
 }
