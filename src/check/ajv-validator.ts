@@ -44,6 +44,15 @@ function firstError(ajv: AjvLike): string {
   return `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`.trim();
 }
 
+/**
+ * A named export of a CommonJS module loaded with import(): Node exposes it by name, the bundle's chunk
+ * of a CommonJS module only as a member of `default`.
+ */
+function exported(mod: unknown, name: string): AjvCtor {
+  const m = mod as Record<string, unknown> & { default?: Record<string, unknown> };
+  return (m[name] ?? m.default?.[name]) as AjvCtor;
+}
+
 /** A validator backed by ajv, or null when ajv cannot be loaded. */
 export async function loadAjvValidator(): Promise<SchemaValidator | null> {
   let ctors: { '2020': AjvCtor; '2019': AjvCtor; '07': AjvCtor; draft06: Obj };
@@ -55,11 +64,12 @@ export async function loadAjvValidator(): Promise<SchemaValidator | null> {
       import('ajv/dist/refs/json-schema-draft-06.json', { with: { type: 'json' } }),
     ]);
     ctors = {
-      '2020': a2020.Ajv2020 as unknown as AjvCtor,
-      '2019': a2019.Ajv2019 as unknown as AjvCtor,
-      '07': a07.Ajv as unknown as AjvCtor,
+      '2020': exported(a2020, 'Ajv2020'),
+      '2019': exported(a2019, 'Ajv2019'),
+      '07': exported(a07, 'Ajv'),
       draft06: d06.default as Obj,
     };
+    if (![ctors['2020'], ctors['2019'], ctors['07']].every((c) => typeof c === 'function')) return null;
   } catch {
     return null;
   }
