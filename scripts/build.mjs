@@ -8,8 +8,8 @@
  *
  * To extend:
  * - a Node program that runs as its own process (like the demo server): add it to NODE_ENTRIES;
- * - a bundle for the browser (e.g. a page script): add it to BROWSER_BUNDLES; it is built before the Node
- *   bundles, so Node code can inline the result (see BROWSER_BUNDLES).
+ * - a bundle for the browser (a page script): add it to PAGES in scripts/build-page.mjs, which `npm run
+ *   build` runs first; it writes src/generated/page-bundles.ts, which this bundle inlines like any module.
  */
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -33,32 +33,12 @@ export const NODE_ENTRIES = {
   'young-generation': 'src/proxy/young-generation.ts',
 };
 
-/**
- * Browser bundles, built first (IIFE, no Node built-ins): { entry, outfile }. A Node module that needs
- * the code as text reads it with esbuild's text loader or from the file at run time.
- */
-export const BROWSER_BUNDLES = [];
-
 // CommonJS packages bundled into ESM still call require() for Node built-ins; give them a real one.
 const REQUIRE_SHIM = "import { createRequire as __tapCreateRequire } from 'node:module'; const require = __tapCreateRequire(import.meta.url);";
 
 /** Builds everything into dist/ (emptied first); returns esbuild's metafile of the Node bundle. */
 export async function buildAll({ root = ROOT, outdir = OUT, quiet = false } = {}) {
   rmSync(resolve(root, outdir), { recursive: true, force: true });
-  for (const { entry, outfile } of BROWSER_BUNDLES) {
-    await build({
-      absWorkingDir: root,
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: ['es2022'],
-      minify: true,
-      sourcemap: false,
-      logLevel: quiet ? 'error' : 'warning',
-    });
-  }
   const result = await build({
     absWorkingDir: root,
     entryPoints: NODE_ENTRIES,
