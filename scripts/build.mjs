@@ -51,6 +51,9 @@ export async function buildAll({ root = ROOT, outdir = OUT, quiet = false } = {}
     // ESM builds of dependencies where they ship one (jsonc-parser's "main" is UMD, opaque to a bundler)
     mainFields: ['module', 'main'],
     chunkNames: '[name]-[hash]',
+    // pino runs transports in worker threads that load files from its package by path: it stays in
+    // node_modules (imported lazily, for --debug and --ship only, so the proxy's start does not pay)
+    external: ['pino', 'pino-*', 'thread-stream'],
     sourcemap: true,
     banner: { js: REQUIRE_SHIM },
     metafile: true,

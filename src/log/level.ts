@@ -10,7 +10,7 @@ export const WARN = 40;
 export const ERROR = 50;
 
 /** Events that report trouble without being failures of the server itself. */
-const WARN_EVENTS = new Set(['kill', 'gap', 'host-gone']);
+const WARN_EVENTS = new Set(['kill', 'gap', 'sink-gap', 'host-gone']);
 
 /** The level of one record. */
 export function recordLevel(rec: LogRecord): number {

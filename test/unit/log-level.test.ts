@@ -25,6 +25,7 @@ describe('recordLevel', () => {
     ['spawn-error', rec({ from: 'proxy', kind: 'event', event: 'spawn-error' }), 50],
     ['a gap', rec({ from: 'proxy', kind: 'event', event: 'gap' }), 40],
     ['a kill', rec({ from: 'proxy', kind: 'event', event: 'kill' }), 40],
+    ['a sink beside the log lost records', rec({ from: 'proxy', kind: 'event', event: 'sink-gap' }), 40],
   ])('%s → %i', (_name, r, level) => {
     expect(recordLevel(r)).toBe(level);
   });
