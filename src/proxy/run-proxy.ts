@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { constants as osConstants } from 'node:os';
-import { spawnServer } from './spawn-server.js';
+import { SIGNALS, startServer, type EarlyStart } from './early-start.js';
 import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
 import { startWatchdog } from './watchdog.js';
@@ -56,7 +56,6 @@ export interface ProxyIO {
   trace?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** 128 + signal number, as shells report a death by signal. */
 export function signalExitCode(signal: NodeJS.Signals): number {
@@ -87,17 +86,11 @@ async function addTaps(opts: ProxyOptions, warn: (m: string) => void, taps: Reco
 }
 
 /** Runs the proxy until the server is gone; never rejects for anything the server does. */
-export async function runProxy(opts: ProxyOptions, io: ProxyIO): Promise<number> {
+export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyStart): Promise<number> {
   const sessionId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  // Catch signals from the moment the server exists: a signal's default action would kill mcp-tap and
-  // orphan the server. Signals that arrive before the relay is wired are forwarded once it is.
-  const early: NodeJS.Signals[] = [];
-  const onEarlySignal = (signal: NodeJS.Signals) => early.push(signal);
-  for (const s of SIGNALS) process.on(s, onEarlySignal);
   const trace = io.trace ?? (() => {});
-  const spawnAt = performance.now();
-  trace('spawn', { command: opts.command, args: opts.args, cwd: process.cwd(), shell: false, detached: process.platform !== 'win32', buffer: false });
-  const childPromise = spawnServer(opts.command, opts.args);
+  // the CLI starts the server before it loads this module (startup); a caller that did not starts it here
+  const { childPromise, early, onEarlySignal, spawnAt } = started ?? startServer(opts.command, opts.args, trace);
 
   let observer: Observer | null = null;
   // sinks beside the log start while the server spawns; their modules load only when asked for

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { findCommand } from '../../platform/command-lookup.js';
 import { deriveServerName, resolveLogPath } from '../../log/log-path.js';
-import { runProxy, type ProxyOptions } from '../../proxy/run-proxy.js';
+import type { ProxyOptions } from '../../proxy/run-proxy.js';
+import { startServer } from '../../proxy/early-start.js';
 import { isUrlArg, SinkFlags } from './sink-flags.js';
 import { flushHostStdout, openHostStdout } from '../../proxy/host-streams.js';
 import { sizeYoungGeneration } from '../../proxy/young-generation.js';
@@ -174,7 +175,10 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
   const stdout = openHostStdout();
   // A broken stdout (host gone) is handled by the pump; never let it become an uncaught exception.
   stdout.on('error', () => {});
-  const status = await runProxy(parsed, { stdin: process.stdin, stdout, stderr: process.stderr, warn, trace });
+  // the server starts before the relay's and the analysis' code is loaded: the host waits on the server
+  const started = startServer(parsed.command, parsed.args, trace);
+  const { runProxy } = await import('../../proxy/run-proxy.js');
+  const status = await runProxy(parsed, { stdin: process.stdin, stdout, stderr: process.stderr, warn, trace }, started);
   // every byte the server wrote reaches a host that is still reading; one that stopped cannot hold us
   // (a paused host gets HOST_STALL_MS without progress before its last bytes are given up, and told)
   const stallMs = Math.max(HOST_STALL_MS, parsed.graceMs);
