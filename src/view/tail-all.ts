@@ -18,6 +18,7 @@ import { buildFilter } from './filters.js';
 import { padRight } from './format.js';
 import { parseLogLine, type TailIo, type TailRunOptions } from './tail-run.js';
 import { roleOf, TailFormatter, type RingRole } from './tail-view.js';
+import { pollWait } from './poll-wait.js';
 
 /** Width of the server column. */
 const SERVER_W = 16;
@@ -150,13 +151,7 @@ export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo):
     return;
   }
   while (!io.signal?.aborted) {
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, opts.pollMs ?? 200);
-      io.signal?.addEventListener('abort', () => {
-        clearTimeout(t);
-        resolve();
-      }, { once: true });
-    });
+    await pollWait(opts.pollMs ?? 200, io.signal);
     const batch = held;
     held = [];
     await write(batch);

@@ -16,6 +16,7 @@ import type { ColorLevel } from './color.js';
 import { escapeControl } from './escape.js';
 import { buildFilter, type FilterOptions } from './filters.js';
 import { FollowSelector, Ring, roleOf, SeparatorGate, TailFormatter, type SessionChoice } from './tail-view.js';
+import { pollWait } from './poll-wait.js';
 
 /** Unreadable lines reported one by one before tail stops reporting them. */
 const MAX_WARNINGS = 20;
@@ -108,13 +109,7 @@ async function waitForFile(path: string, opts: TailRunOptions, io: TailIo): Prom
       io.warn(`waiting for ${escapeControl(path)} to appear`);
     }
     if (io.signal?.aborted) return false;
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, opts.pollMs ?? 200);
-      io.signal?.addEventListener('abort', () => {
-        clearTimeout(t);
-        resolve();
-      }, { once: true });
-    });
+    await pollWait(opts.pollMs ?? 200, io.signal);
     if (io.signal?.aborted) return false;
   }
 }
