@@ -1,6 +1,6 @@
 /** `mcp-tap diff` as text (grouped by area) or JSON (the DiffResult with both sides named). */
 import { formatMs } from '../transcript/format.js';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 import type { Baseline } from './baseline.js';
 import type { Area, DiffResult, Difference } from './diff.js';
 

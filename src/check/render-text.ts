@@ -1,6 +1,6 @@
 /** `mcp-tap check --format text`: the verdict, the session at a glance, then every result in log order. */
 import { formatMs } from '../transcript/format.js';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 import { failsOn } from './fail-on.js';
 import type { CheckReport, Problem } from './report.js';
 

@@ -1,6 +1,6 @@
 /** The demo's words on stdout: a short narrative of each step, then what the log recorded. Pure: text out. */
 import type { ChalkInstance } from 'chalk';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 import type { DemoServer } from './locate-server.js';
 import type { DriveResult, StepResult } from './drive.js';
 import type { RecordedSummary } from './log-summary.js';

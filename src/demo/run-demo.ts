@@ -9,7 +9,7 @@ import { defaultLogDir } from '../log/log-path.js';
 import { readRecords } from '../log/read-log.js';
 import type { LogRecord } from '../log/record.js';
 import { colorLevel, makeChalk } from '../view/color.js';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 import { warn } from '../cli/stderr.js';
 import { drive, type DriveResult } from './drive.js';
 import { locateServer, type DemoServer, type ServerChoice } from './locate-server.js';

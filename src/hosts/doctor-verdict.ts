@@ -1,7 +1,7 @@
 /** Turns what doctor found about one server into a verdict in plain words. Pure. */
 import type { ProbeResult } from './doctor-probe.js';
 import type { Resolution } from './resolve-command.js';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 
 export interface CheckedServer {
   command: string;

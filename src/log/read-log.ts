@@ -8,7 +8,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { isRefusedProbeAnswer, mayBeRefusedProbe } from '../protocol/probe.js';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 import { describeFsError } from './file-sink.js';
 import { defaultLogDir } from './log-path.js';
 import type { LogRecord } from './record.js';

@@ -1,6 +1,6 @@
 /** The replay result as text for a terminal (one line per exchange, differences below it) or as JSON. */
 import type { ChalkInstance } from 'chalk';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 import type { Difference } from './compare.js';
 import type { ReplayEntry, ReplayResult } from './result.js';
 

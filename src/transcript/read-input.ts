@@ -4,7 +4,7 @@
  * torn last line (a log cut inside a record, or one still being written) gets a warning of its own.
  */
 import { findLatestLog, readSession, TORN_LAST_LINE, tornLastLineWarning } from '../log/read-log.js';
-import { escapeControl } from '../view/escape.js';
+import { escapeControl } from '../text/escape.js';
 import type { LogRecord } from '../log/record.js';
 
 export interface InputChoice {

@@ -11,7 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TapError } from '../errors.js';
 import { describeFsError } from '../log/file-sink.js';
-import { escapeControl, escapeDataText } from '../view/escape.js';
+import { escapeControl, escapeDataText } from '../text/escape.js';
 
 type Chunks = Iterable<string> | AsyncIterable<string>;
 

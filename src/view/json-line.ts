@@ -3,7 +3,7 @@
  * controls as \u escapes; DEL, C1 controls, bidi overrides/isolates and line separators — which it leaves
  * as they are — are written as \u escapes too (escapeDataText). The result is the same JSON value.
  */
-import { escapeDataText } from './escape.js';
+import { escapeDataText } from '../text/escape.js';
 
 /** One value → one terminal-safe JSON line (without the newline). */
 export function jsonLine(value: unknown): string {

@@ -13,7 +13,7 @@ import { listLogs } from '../log/read-log.js';
 import type { LogRecord } from '../log/record.js';
 import { watchLogDir } from '../log/watch-dir.js';
 import { makeChalk } from './color.js';
-import { escapeControl } from './escape.js';
+import { escapeControl } from '../text/escape.js';
 import { buildFilter } from './filters.js';
 import { padRight } from './format.js';
 import { parseLogLine, type TailIo, type TailRunOptions } from './tail-run.js';

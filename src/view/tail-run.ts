@@ -13,7 +13,7 @@ import { findLatestLog, isLogRecord, readRecords, readSession, resolveSession, T
 import { LOG_FORMAT_VERSION, type LogRecord } from '../log/record.js';
 import { defaultLogDir } from '../log/log-path.js';
 import type { ColorLevel } from './color.js';
-import { escapeControl } from './escape.js';
+import { escapeControl } from '../text/escape.js';
 import { buildFilter, type FilterOptions } from './filters.js';
 import { FollowSelector, Ring, roleOf, SeparatorGate, TailFormatter, type SessionChoice } from './tail-view.js';
 import { pollWait } from './poll-wait.js';

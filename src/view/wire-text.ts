@@ -3,7 +3,7 @@
  * character survives) and shortened. Everything the renderers show that they did not write themselves goes
  * through `wireText`.
  */
-import { escapeControl } from './escape.js';
+import { escapeControl } from '../text/escape.js';
 import { shorten } from './format.js';
 
 /** Untrusted value → displayable text: strings as they are, other values as compact JSON; escaped, at most `max` characters. */

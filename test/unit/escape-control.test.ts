@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControl } from '../../src/view/escape.js';
+import { escapeControl } from '../../src/text/escape.js';
 
 describe('escapeControl', () => {
   it('leaves ordinary text alone, Unicode included', () => {

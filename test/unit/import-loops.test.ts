@@ -1,6 +1,8 @@
 /**
  * No import loops in src/: following relative imports (type-only ones too) from any module never leads
  * back to it. A loop means two modules are one concern split in two, or a shared piece belongs lower.
+ * And lower layers (the relay's framing, protocol, session, log) never import from the readers and
+ * front ends built on them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -52,6 +54,19 @@ describe('src/ import graph', () => {
     const graph = importGraph(sourceFiles(SRC));
     expect(graph.size).toBeGreaterThan(100);
     expect(loops(graph).map((l) => l.map((m) => relative(SRC, m)).join(' → '))).toEqual([]);
+  });
+
+  it('keeps lower layers free of imports from higher ones', () => {
+    const lower = ['framing', 'protocol', 'session', 'log'];
+    const higher = ['view', 'cli', 'check', 'transcript', 'report', 'ui'];
+    const upward: string[] = [];
+    for (const [file, deps] of importGraph(sourceFiles(SRC))) {
+      if (!lower.includes(relative(SRC, file).split(/[\\/]/)[0]!)) continue;
+      for (const d of deps) {
+        if (higher.includes(relative(SRC, d).split(/[\\/]/)[0]!)) upward.push(`${relative(SRC, file)} → ${relative(SRC, d)}`);
+      }
+    }
+    expect(upward).toEqual([]);
   });
 
   it('finds a loop when there is one', () => {

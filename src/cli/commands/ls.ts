@@ -7,7 +7,7 @@ import { TapError } from '../../errors.js';
 import { redactArgs, redactString, type RedactOptions } from '../../transcript/redact.js';
 import { redactOptionsFrom } from '../../transcript/redact-options.js';
 import { colorLevel } from '../../view/color.js';
-import { escapeControl } from '../../view/escape.js';
+import { escapeControl } from '../../text/escape.js';
 import { renderSessionJson, renderSessionTable, sortSessions } from '../../view/ls-table.js';
 import { warn } from '../stderr.js';
 

@@ -1,7 +1,7 @@
 /** `mcp-tap mock`: a stdio MCP server that serves the server side of a recorded session. */
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { escapeControl } from '../../view/escape.js';
+import { escapeControl } from '../../text/escape.js';
 import { loadSession } from '../../replay/load.js';
 import { runMock } from '../../replay/run-mock.js';
 import { warn } from '../stderr.js';

@@ -4,7 +4,7 @@ import { findLatestLog } from '../../log/read-log.js';
 import { openInput } from '../../transcript/read-input.js';
 import { renderTextStats, StatsBuilder, statsNeedsBody } from '../../transcript/stats.js';
 import { writeOutput } from '../../transcript/write-output.js';
-import { escapeControl } from '../../view/escape.js';
+import { escapeControl } from '../../text/escape.js';
 import { progressFor } from '../../view/progress-line.js';
 import { warn } from '../stderr.js';
 
