@@ -2,7 +2,8 @@
  * The I/O edge between a log file and the gatherer: picks the session (by id, 'last', or the mcp-tap
  * process that wrote it) and streams its records, with their line numbers, through read-log.ts.
  */
-import { readRecords, resolveSession, TORN_LAST_LINE } from '../log/read-log.js';
+import { readRecords, TORN_LAST_LINE } from '../log/read-log.js';
+import { resolveSession } from '../log/read-session.js';
 import { gatherNeedsBody, SessionGatherer, type SessionFacts } from './gather.js';
 
 /** Which session to read. */

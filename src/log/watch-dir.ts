@@ -4,7 +4,7 @@
  * fs.watch as a wake-up where the platform has it); each file is announced once.
  */
 import * as fs from 'node:fs';
-import { listLogs } from './read-log.js';
+import { listLogs } from './log-files.js';
 
 export interface WatchDirOptions {
   dir: string;

@@ -1,7 +1,9 @@
 /** Reads the one recorded session that replay and mock work from, through src/log/read-log.ts. */
 import { InputError, UsageError } from '../errors.js';
 import { basename } from 'node:path';
-import { findLatestLog, listLogs, readSession, TORN_LAST_LINE } from '../log/read-log.js';
+import { findLatestLog, listLogs } from '../log/log-files.js';
+import { TORN_LAST_LINE } from '../log/read-log.js';
+import { readSession } from '../log/read-session.js';
 import type { LogRecord } from '../log/record.js';
 import { buildSession, type RecordedSession } from './recorded.js';
 

@@ -8,7 +8,7 @@ import { TapError } from '../errors.js';
 import { CLI_BIN } from '../package-paths.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { LineSplitter } from '../framing/line-splitter.js';
-import { resolveSession } from '../log/read-log.js';
+import { resolveSession } from '../log/read-session.js';
 import type { CompareOptions } from './compare.js';
 import type { ReplayPlan } from './plan.js';
 import { ReplayEngine } from './replay-engine.js';

@@ -3,7 +3,9 @@
  * session(s), through src/log/read-log.ts. Lines that are not records are counted and reported once; a
  * torn last line (a log cut inside a record, or one still being written) gets a warning of its own.
  */
-import { findLatestLog, readSession, TORN_LAST_LINE, tornLastLineWarning } from '../log/read-log.js';
+import { findLatestLog } from '../log/log-files.js';
+import { TORN_LAST_LINE, tornLastLineWarning } from '../log/read-log.js';
+import { readSession } from '../log/read-session.js';
 import { escapeControl } from '../text/escape.js';
 import type { LogRecord } from '../log/record.js';
 

@@ -2,7 +2,7 @@
  * `mcp-tap ls` as text: one row per session (newest first) with server, id, start, duration, counts,
  * exit status and file. Pure: session summaries in, a table out. Names, ids and paths are escaped.
  */
-import type { SessionSummary } from '../log/read-log.js';
+import type { SessionSummary } from '../log/session-summary.js';
 import { makeChalk, type ColorLevel } from './color.js';
 import { formatDateTime, formatDuration, padLeft, padRight } from './format.js';
 import { jsonLine } from './json-line.js';

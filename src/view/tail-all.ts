@@ -9,7 +9,7 @@ import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { followFile } from '../log/follow.js';
-import { listLogs } from '../log/read-log.js';
+import { listLogs } from '../log/log-files.js';
 import type { LogRecord } from '../log/record.js';
 import { watchLogDir } from '../log/watch-dir.js';
 import { makeChalk } from './color.js';

@@ -5,18 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import {
-  findLatestLog,
-  listLogs,
-  listSessions,
-  LogNotUsable,
-  readRecords,
-  readSession,
-  resolveSession,
-  TORN_LAST_LINE,
-  type ReadItem,
-  type WarningItem,
-} from '../../src/log/read-log.js';
+import { findLatestLog, listLogs } from '../../src/log/log-files.js';
+import { LogNotUsable, readRecords, TORN_LAST_LINE, type ReadItem, type WarningItem } from '../../src/log/read-log.js';
+import { readSession, resolveSession } from '../../src/log/read-session.js';
+import { listSessions } from '../../src/log/session-summary.js';
 
 let dir: string;
 beforeAll(async () => {

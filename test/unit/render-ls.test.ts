@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionSummary } from '../../src/log/read-log.js';
+import type { SessionSummary } from '../../src/log/session-summary.js';
 import { exitLabel, renderSessionJson, renderSessionTable, sortSessions } from '../../src/view/ls-table.js';
 import { formatDateTime, formatDuration, formatMs } from '../../src/view/format.js';
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { buildBaseline } from '../../check/baseline.js';
 import { readFacts } from '../../check/read-facts.js';
-import { findLatestLog } from '../../log/read-log.js';
+import { findLatestLog } from '../../log/log-files.js';
 import { writeOutput } from '../../transcript/write-output.js';
 import { warn } from '../stderr.js';
 

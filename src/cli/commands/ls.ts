@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { defaultLogDir } from '../../log/log-path.js';
-import { listLogs, listSessions, type SessionSummary } from '../../log/read-log.js';
+import { listLogs } from '../../log/log-files.js';
+import { listSessions, type SessionSummary } from '../../log/session-summary.js';
 import { TapError } from '../../errors.js';
 import { redactArgs, redactString, type RedactOptions } from '../../transcript/redact.js';
 import { redactOptionsFrom } from '../../transcript/redact-options.js';

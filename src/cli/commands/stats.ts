@@ -1,6 +1,6 @@
 /** `mcp-tap stats`: per method and per tool counts, errors, latency percentiles and bytes of a session. */
 import type { Command } from 'commander';
-import { findLatestLog } from '../../log/read-log.js';
+import { findLatestLog } from '../../log/log-files.js';
 import { openInput } from '../../transcript/read-input.js';
 import { renderTextStats, StatsBuilder, statsNeedsBody } from '../../transcript/stats.js';
 import { writeOutput } from '../../transcript/write-output.js';
