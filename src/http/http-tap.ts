@@ -5,7 +5,8 @@
  * and never reaches the relay.
  */
 import type { Line, ShortenerFactory } from '../framing/line-splitter.js';
-import { Session, type Output } from '../session/session.js';
+import type { Output } from '../session/output.js';
+import { Session } from '../session/session.js';
 import { BoundedMap } from '../session/bounded-map.js';
 import { writeOutput, preciseNow, type RecordSink } from '../proxy/observer.js';
 import type { EventName } from '../log/record.js';

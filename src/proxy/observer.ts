@@ -4,7 +4,8 @@
  * line still gets a minimal record; the relay never sees it.
  */
 import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-splitter.js';
-import { Session, type Output } from '../session/session.js';
+import type { Output } from '../session/output.js';
+import { Session } from '../session/session.js';
 import { serializeHead, serializeRecord } from '../log/serialize.js';
 import type { EventName, LogRecord } from '../log/record.js';
 import type { RecordTap } from '../log/record-tap.js';

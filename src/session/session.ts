@@ -6,7 +6,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Line } from '../framing/line-splitter.js';
 import {
-  LOG_FORMAT_VERSION,
   type BatchItem,
   type EventName,
   type From,
@@ -19,12 +18,14 @@ import { classify, type Classified } from '../protocol/classify.js';
 import { scanEnvelope } from '../protocol/envelope-scan.js';
 import { isObject, isRequestId, metaOf, type RequestId } from '../protocol/jsonrpc.js';
 import { batchAllowed, checkMethod, META, targetParam, UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/mcp.js';
+import { Counts } from './counts.js';
 import { Exchanges } from './exchanges.js';
 import { notes } from './findings.js';
 import { recordLevel } from '../log/level.js';
 import { Lifecycle } from './lifecycle.js';
 import { RequestTable, type PendingEntry } from './pairing.js';
 import { ProgressTable } from './progress.js';
+import { RecordBase, VerbatimOutput, type Output } from './output.js';
 import { capForJson, lineText } from './raw-text.js';
 
 export interface SessionOptions {
@@ -36,93 +37,6 @@ export interface SessionOptions {
   maxPending?: number;
   /** Classify plain messages from their bytes (default true); false: always JSON.parse (tests compare both). */
   fastPath?: boolean;
-}
-
-/** A record plus, when available, the exact JSON text of `msg` to embed instead of re-serializing. */
-export interface Output {
-  record: LogRecord;
-  /** The message's JSON text exactly as on the wire (read it during the callback: it may decode msgBytes). */
-  readonly msgText?: string;
-  /** The same message as bytes, exactly as on the wire (valid UTF-8, no CR): written without re-encoding. Only valid during the callback. */
-  msgBytes?: Buffer;
-}
-
-/**
- * A record's first members. Built by a constructor rather than a literal so V8 sizes the objects for
- * the members the analysis adds later (one allocation per record instead of two); the members and their
- * order are those of the literal `{ v, time, session, seq, from, kind }`.
- */
-class RecordBase {
-  v: number;
-  time: number;
-  session: string;
-  seq: number;
-  from: From;
-  kind: Kind;
-  constructor(time: number, session: string, seq: number, from: From, kind: Kind) {
-    this.v = LOG_FORMAT_VERSION;
-    this.time = time;
-    this.session = session;
-    this.seq = seq;
-    this.from = from;
-    this.kind = kind;
-  }
-}
-
-/** An Output whose message text is decoded only if someone asks (the log writes the bytes). */
-class VerbatimOutput implements Output {
-  constructor(
-    readonly record: LogRecord,
-    readonly msgBytes: Buffer,
-    private text: string | undefined,
-  ) {}
-
-  get msgText(): string {
-    return (this.text ??= this.msgBytes.toString('utf8'));
-  }
-}
-
-/** Records per kind, and notes, for the end record (members in this order). */
-class Counts {
-  request = 0;
-  response = 0;
-  error = 0;
-  notification = 0;
-  batch = 0;
-  invalid = 0;
-  stderr = 0;
-  event = 0;
-  notes = 0;
-
-  /** A switch, not `counts[kind]++`: a property looked up by a varying name is slow on the hot path. */
-  add(kind: Kind): void {
-    switch (kind) {
-      case 'request':
-        this.request++;
-        break;
-      case 'response':
-        this.response++;
-        break;
-      case 'error':
-        this.error++;
-        break;
-      case 'notification':
-        this.notification++;
-        break;
-      case 'batch':
-        this.batch++;
-        break;
-      case 'invalid':
-        this.invalid++;
-        break;
-      case 'stderr':
-        this.stderr++;
-        break;
-      case 'event':
-        this.event++;
-        break;
-    }
-  }
 }
 
 type Side = 'client' | 'server';

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NOTE_CODE_LIST, type NoteCode } from '../../src/session/findings.js';
 import { Lifecycle } from '../../src/session/lifecycle.js';
-import { Session, type Output } from '../../src/session/session.js';
+import type { Output } from '../../src/session/output.js';
+import { Session } from '../../src/session/session.js';
 import { err, handshake, harness, meta2026, note, req, res, type Harness } from './helpers/session-harness.js';
 
 const init = (v = '2025-11-25') => req(0, 'initialize', { protocolVersion: v, capabilities: {}, clientInfo: { name: 'c', version: '1' } });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../src/framing/line-splitter.js';
 import { serializeRecord } from '../../src/log/serialize.js';
-import { Session, type Output } from '../../src/session/session.js';
+import type { Output } from '../../src/session/output.js';
+import { Session } from '../../src/session/session.js';
 import { handshake, harness, req, res } from './helpers/session-harness.js';
 
 describe('lines on the wire', () => {
