@@ -5,7 +5,7 @@
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { describeFsError } from '../log/file-sink.js';
+import { describeFsError } from '../log/fs-error.js';
 import { escapeControl } from '../text/escape.js';
 import { buildBaseline, BASELINE_VERSION, type Baseline } from './baseline.js';
 import { readFacts } from './read-facts.js';

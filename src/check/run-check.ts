@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { TapError } from '../errors.js';
 import { CLI_BIN } from '../package-paths.js';
-import { describeFsError } from '../log/file-sink.js';
+import { describeFsError } from '../log/fs-error.js';
 import { makeDirSync } from '../log/make-dir.js';
 import { findLatestLog } from '../log/log-files.js';
 import { LogNotUsable } from '../log/read-log.js';

@@ -4,8 +4,8 @@
  * counted; the caller turns the count into a `gap` record once the log is writable again.
  */
 import * as fs from 'node:fs';
-import { dirname } from 'node:path';
-import { makeDirSync } from './make-dir.js';
+import { describeFsError } from './fs-error.js';
+import { openLogFile } from './open-log-file.js';
 import type { LogRecord } from './record.js';
 import { RecordQueue, type Job } from './record-queue.js';
 
@@ -30,53 +30,6 @@ const RETRY_MS = 1000;
 const FLUSH_DELAY_MS = 5;
 /** Queued characters that start a write at once instead of after the delay. */
 const FLUSH_NOW_BYTES = 256 * 1024;
-
-/** Creates the directory 0700 and opens the file 0600 for appending; warns when an existing one is looser. */
-export function openLogFile(path: string, warn: (m: string) => void): number {
-  const dir = dirname(path);
-  makeDirSync(dir);
-  let existed = false;
-  try {
-    const st = fs.statSync(path);
-    existed = true;
-    if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
-    if (st.isFile() && (st.mode & 0o077) !== 0) {
-      warn(`log file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); it may hold secrets — chmod 600 it`);
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
-  if (!existed) {
-    try {
-      fs.fchmodSync(fd, 0o600);
-    } catch {
-      // not ours to fix (e.g. a filesystem without modes)
-    }
-  }
-  return fd;
-}
-
-/** A short reason from an fs error, for the one warning line. */
-export function describeFsError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  const reasons: Record<string, string> = {
-    ENOSPC: 'no space left on device',
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    EISDIR: 'it is a directory',
-    ENOENT: 'no such file or directory',
-    ENOTDIR: 'a parent is not a directory',
-    EDQUOT: 'disk quota exceeded',
-    EFBIG: 'file too large (file size limit reached)',
-    EIO: 'I/O error',
-  };
-  if (!e || !e.code) return String(err);
-  // Node's messages already start with the code ("EEXIST: file already exists, …")
-  const detail = reasons[e.code] ?? e.message.replace(new RegExp(`^${e.code}:\\s*`), '');
-  return `${e.code}: ${detail}`;
-}
 
 /** Append-only writer of serialized records, tolerant of a bad disk. */
 export class FileSink {

@@ -7,7 +7,7 @@
 import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { escapeControl } from '../text/escape.js';
-import { describeFsError } from './file-sink.js';
+import { describeFsError } from './fs-error.js';
 import type { LogRecord } from './record.js';
 
 /** A record and its 1-based line number in the file. */

@@ -10,7 +10,7 @@ import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TapError } from '../errors.js';
-import { describeFsError } from '../log/file-sink.js';
+import { describeFsError } from '../log/fs-error.js';
 import { escapeControl, escapeDataText } from '../text/escape.js';
 
 type Chunks = Iterable<string> | AsyncIterable<string>;

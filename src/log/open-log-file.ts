@@ -1,0 +1,30 @@
+/** Opening a log for appending the way mcp-tap's logs must be: directory 0700, file 0600, looser modes warned about. */
+import * as fs from 'node:fs';
+import { dirname } from 'node:path';
+import { makeDirSync } from './make-dir.js';
+
+/** Creates the directory 0700 and opens the file 0600 for appending; warns when an existing one is looser. */
+export function openLogFile(path: string, warn: (m: string) => void): number {
+  const dir = dirname(path);
+  makeDirSync(dir);
+  let existed = false;
+  try {
+    const st = fs.statSync(path);
+    existed = true;
+    if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+    if (st.isFile() && (st.mode & 0o077) !== 0) {
+      warn(`log file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); it may hold secrets — chmod 600 it`);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+  if (!existed) {
+    try {
+      fs.fchmodSync(fd, 0o600);
+    } catch {
+      // not ours to fix (e.g. a filesystem without modes)
+    }
+  }
+  return fd;
+}
