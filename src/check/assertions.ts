@@ -4,7 +4,7 @@
  * to run it). Parsing throws UsageError; evaluation is pure over the gathered facts.
  */
 import { UsageError } from '../errors.js';
-import type { Located, SessionFacts } from './gather.js';
+import { maxMsMatches, type Located, type SessionFacts } from './gather.js';
 import type { AssertionOutcome, Problem, RequestOutcome } from './report.js';
 
 /** One `--max-ms` limit. */
@@ -45,23 +45,26 @@ export function parseToolNames(flag: string, values: readonly string[] | undefin
   });
 }
 
-const matches = (key: string, r: RequestOutcome): boolean =>
-  r.from === 'client' && (key === '*' || r.method === key || (r.target !== undefined && r.target === key));
+const matches = maxMsMatches;
 
 const showMs = (ms: number): string => `${Number(ms.toFixed(1))} ms`;
 
-/** Results and per-flag outcomes of the assertions; `requests` are the session's request outcomes (indexed). */
+/**
+ * Results and per-flag outcomes of the assertions; `requests` are the session's listed request outcomes
+ * (indexed), `omittedMatched` how many passing requests left out of them each --max-ms flag matched.
+ */
 export function evaluateAssertions(
   facts: SessionFacts,
   requests: readonly RequestOutcome[],
   a: Assertions,
+  omittedMatched?: ReadonlyMap<string, number>,
 ): { problems: Problem[]; outcomes: AssertionOutcome[] } {
   const problems: Problem[] = [];
   const outcomes: AssertionOutcome[] = [];
   const fallback: Partial<Located> = facts.first ?? {};
 
   for (const limit of a.maxMs) {
-    let matched = 0;
+    let matched = omittedMatched?.get(`${limit.key}=${limit.ms}`) ?? 0;
     let failures = 0;
     requests.forEach((r, index) => {
       if (!matches(limit.key, r) || r.status === 'cancelled') return;

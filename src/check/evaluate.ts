@@ -140,7 +140,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
   if (facts.tools?.some((t) => t.truncated)) warnings.push('the tools/list answer is shortened in the log (larger than --max-log-bytes): schema checks see the shortened copy');
   if (opts.validator === null && (facts.tools?.length ?? 0) > 0) warnings.push('JSON Schema meta-validation skipped: ajv could not be loaded (structural schema checks still ran)');
 
-  const asserted = evaluateAssertions(facts, requests, opts.assertions ?? NO_ASSERTIONS);
+  const asserted = evaluateAssertions(facts, requests, opts.assertions ?? NO_ASSERTIONS, facts.omitted?.maxMsMatched);
   problems.push(...asserted.problems);
   for (const o of asserted.outcomes) if (o.matched === 0) warnings.push(`${o.flag} matched no request of the session`);
 
@@ -156,6 +156,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
   const failed = failOn.filter((c) => sorted.some((p) => failsOn([c], p.category)));
   const initialize = facts.requests.find((q) => q.method === 'initialize' && q.from === 'client' && q.answer?.ms !== undefined);
   const start = facts.start;
+  const omitted = facts.omitted?.requests ?? 0;
 
   const report: CheckReport = {
     reportVersion: 1,
@@ -171,8 +172,8 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       ...(run ? { command: run.command, args: run.args } : start?.command !== undefined ? { command: start.command, args: start.args ?? [] } : {}),
     },
     summary: {
-      requests: requests.length,
-      answered: requests.filter((r) => r.status !== 'unanswered' && r.status !== 'cancelled').length,
+      requests: requests.length + omitted,
+      answered: requests.filter((r) => r.status !== 'unanswered' && r.status !== 'cancelled').length + omitted,
       errors: requests.filter((r) => r.status === 'error').length,
       isError: requests.filter((r) => r.status === 'is-error').length,
       unanswered: count('unanswered'),
@@ -193,6 +194,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     passed: failed.length === 0,
     problems: sorted,
     requests,
+    omittedRequests: omitted,
     assertions: asserted.outcomes,
     toolNames: (facts.tools ?? []).map((t) => t.key),
     warnings,

@@ -80,7 +80,39 @@ export interface SessionFacts {
   /** Epoch ms of the session's first record. */
   startTime?: number;
   durationMs?: number;
+  /** Bounded gathering (GatherBound): the passing requests left out of `requests`. */
+  omitted?: OmittedRequests;
 }
+
+/**
+ * What check keeps of a long session: the first `listed` requests whole, and beyond them only the ones
+ * that matter (not plainly answered, initialize and listings, a --max-ms limit exceeded, a --forbid-tool
+ * called); the passing rest are counted. Memory then grows with the failures, not with the session.
+ */
+export interface GatherBound {
+  listed: number;
+  /** The --max-ms limits (key, ms) and --forbid-tool names the check will judge. */
+  maxMs: ReadonlyArray<{ key: string; ms: number }>;
+  forbidTools: readonly string[];
+}
+
+/** How many requests check lists whole before it keeps only those that matter (docs/check.md). */
+export const LISTED_REQUESTS = 1000;
+
+/** Passing requests not in SessionFacts.requests: how many, and how many each --max-ms limit matched. */
+export interface OmittedRequests {
+  requests: number;
+  /** By `${key}=${ms}`, as the --max-ms flag reads. */
+  maxMsMatched: Map<string, number>;
+}
+
+/** The request got a plain answer: no error (a refused probe is one), no isError. */
+export const answeredOk = (q: RequestFact): boolean =>
+  q.answer !== undefined && q.answer.kind === 'response' && !q.answer.isError;
+
+/** Whether a --max-ms key applies to a request (client requests, by method, target or `*`). */
+export const maxMsMatches = (key: string, q: { from: string; method: string; target?: string }): boolean =>
+  q.from === 'client' && (key === '*' || q.method === key || (q.target !== undefined && q.target === key));
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -120,8 +152,16 @@ export class SessionGatherer {
   private lifecycleSeen = false;
   /** One copy of each method and target string (every record's parse makes its own). */
   private readonly names = new Map<string, string>();
+  /** Bounded: each request's place in the session while it may still be listed. */
+  private readonly ordinal = new Map<RequestFact, number>();
+  private nextOrdinal = 0;
+  private readonly kept = new Set<RequestFact>();
 
-  constructor(path: string, session: string) {
+  constructor(
+    path: string,
+    session: string,
+    private readonly bound?: GatherBound,
+  ) {
     this.facts = {
       path,
       session,
@@ -134,6 +174,7 @@ export class SessionGatherer {
       prompts: null,
       ended: false,
     };
+    if (bound) this.facts.omitted = { requests: 0, maxMsMatched: new Map(bound.maxMs.map((l) => [`${l.key}=${l.ms}`, 0])) };
   }
 
   add(item: RecordItem): void {
@@ -178,7 +219,45 @@ export class SessionGatherer {
     }
     if (this.firstTime !== undefined) f.startTime = this.firstTime;
     if (this.firstTime !== undefined && this.lastTime !== undefined) f.durationMs = this.lastTime - this.firstTime;
+    if (this.bound) {
+      // the kept requests and those still waiting for an answer, in log order
+      const order = this.ordinal;
+      const waiting = [...order.keys()].filter((q) => !this.kept.has(q));
+      f.requests = [...f.requests, ...waiting].sort((a, b) => order.get(a)! - order.get(b)!);
+    }
     return f;
+  }
+
+  private keep(q: RequestFact): void {
+    this.kept.add(q);
+    this.facts.requests.push(q);
+  }
+
+  /** Bounded gathering: a request past the listed ones stays only while it waits and when it matters. */
+  private settle(q: RequestFact): void {
+    const b = this.bound;
+    if (!b || !this.ordinal.has(q)) return;
+    if (this.kept.has(q)) return;
+    // as the report rounds it (evaluate.ts), so a limit judges the same number here and there
+    const ms = q.answer?.ms !== undefined ? Math.round(q.answer.ms * 1000) / 1000 : undefined;
+    const matters =
+      !answeredOk(q) ||
+      q.method === 'initialize' ||
+      Object.hasOwn(LISTINGS, q.method) ||
+      b.forbidTools.some((t) => q.method === 'tools/call' && q.target === t) ||
+      b.maxMs.some((l) => maxMsMatches(l.key, q) && ms !== undefined && ms > l.ms);
+    if (matters) {
+      this.keep(q);
+      return;
+    }
+    this.ordinal.delete(q);
+    const o = this.facts.omitted!;
+    o.requests++;
+    for (const l of b.maxMs) {
+      if (!maxMsMatches(l.key, q)) continue;
+      const flag = `${l.key}=${l.ms}`;
+      o.maxMsMatched.set(flag, (o.maxMsMatched.get(flag) ?? 0) + 1);
+    }
   }
 
   private intern(s: string): string {
@@ -218,7 +297,11 @@ export class SessionGatherer {
       cursor: isObj(params) && params['cursor'] !== undefined,
       cancelled: false,
     };
-    this.facts.requests.push(q);
+    if (!this.bound) this.facts.requests.push(q);
+    else {
+      this.ordinal.set(q, this.nextOrdinal++);
+      if (this.nextOrdinal <= this.bound.listed) this.keep(q);
+    }
     const list = this.bySeq.get(at.seq);
     if (list) list.push(q);
     else this.bySeq.set(at.seq, [q]);
@@ -248,6 +331,7 @@ export class SessionGatherer {
       };
     }
     q.answer = a;
+    this.settle(q);
     // a seq whose requests are all answered is looked up no more (a late cancel changes no status)
     if ((this.bySeq.get(reqSeq) ?? []).every((x) => x.answer !== undefined)) this.bySeq.delete(reqSeq);
     if (kind === 'response' && isObj(msg)) this.result(q, msg['result'], at, r.truncated === true);

@@ -4,7 +4,7 @@
  */
 import { readRecords, TORN_LAST_LINE } from '../log/read-log.js';
 import { resolveSession } from '../log/read-session.js';
-import { gatherNeedsBody, SessionGatherer, type SessionFacts } from './gather.js';
+import { gatherNeedsBody, SessionGatherer, type GatherBound, type SessionFacts } from './gather.js';
 
 /** Which session to read. */
 export interface FactsChoice {
@@ -16,6 +16,8 @@ export interface FactsChoice {
   warn?: (message: string) => void;
   /** Told the bytes and records read so far (progress lines). */
   onProgress?: (bytes: number, records: number) => void;
+  /** Keep a bounded list of requests (check); without it every request is kept (baseline's latencies). */
+  bound?: GatherBound;
 }
 
 /** The id of the last session started by the mcp-tap process `pid`, or undefined. */
@@ -36,7 +38,7 @@ export async function readFacts(path: string, choice: FactsChoice = {}): Promise
     const [s] = await resolveSession(path, choice.session ?? 'last');
     id = s!.id;
   }
-  const g = new SessionGatherer(path, id);
+  const g = new SessionGatherer(path, id, choice.bound);
   let skipped = 0;
   let firstWhy = '';
   for await (const item of readRecords(path, { needsBody: gatherNeedsBody, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {

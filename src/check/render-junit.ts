@@ -41,12 +41,18 @@ function renderCase(c: Case): string {
   return parts.length === 0 ? `${head}/>` : `${head}>\n${parts.join('\n')}\n    </testcase>`;
 }
 
-function renderSuite(name: string, cases: Case[]): string {
+function renderSuite(name: string, cases: Case[], note?: string): string {
   const failures = cases.filter((c) => c.failures.length > 0).length;
   const time = cases.reduce((t, c) => t + (c.time ?? 0), 0);
   const head = `  <testsuite name="${xmlAttr(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" time="${time.toFixed(3)}"`;
-  if (cases.length === 0) return `${head}/>`;
-  return `${head}>\n${cases.map(renderCase).join('\n')}\n  </testsuite>`;
+  const out = note !== undefined ? `\n    <system-out>${xmlEscape(note)}</system-out>` : '';
+  if (cases.length === 0 && out === '') return `${head}/>`;
+  return `${head}>${cases.length > 0 ? `\n${cases.map(renderCase).join('\n')}` : ''}${out}\n  </testsuite>`;
+}
+
+/** Said where a long session's passing requests are left out (docs/check.md). */
+export function omittedNote(n: number): string {
+  return `… and ${n} more passing request${n === 1 ? '' : 's'} (a long session lists its first requests and every one that did not pass)`;
 }
 
 /** The report as a JUnit XML document. */
@@ -92,7 +98,7 @@ export function renderJunit(report: CheckReport): string {
   }));
 
   const suites = [
-    renderSuite('mcp-tap.requests', requests),
+    renderSuite('mcp-tap.requests', requests, report.omittedRequests > 0 ? omittedNote(report.omittedRequests) : undefined),
     renderSuite('mcp-tap.findings', findings),
     renderSuite('mcp-tap.schemas', schemas),
     renderSuite('mcp-tap.assertions', assertions),

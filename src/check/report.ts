@@ -98,7 +98,10 @@ export interface CheckReport {
   failed: FailOn[];
   passed: boolean;
   problems: Problem[];
+  /** The session's requests in log order; in a long session, the first LISTED_REQUESTS and every one that did not pass. */
   requests: RequestOutcome[];
+  /** Requests that passed and are not in `requests` (0 unless the session is long). */
+  omittedRequests: number;
   assertions: AssertionOutcome[];
   /** Tools listed by the server (JUnit gives each a schema testcase). */
   toolNames: string[];

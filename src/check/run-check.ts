@@ -17,7 +17,7 @@ import { progressFor } from '../view/progress-line.js';
 import { loadAjvValidator } from './ajv-validator.js';
 import type { CheckPlan } from './check-options.js';
 import { evaluate } from './evaluate.js';
-import { SessionGatherer, type SessionFacts } from './gather.js';
+import { LISTED_REQUESTS, SessionGatherer, type SessionFacts } from './gather.js';
 import { readFacts } from './read-facts.js';
 import type { CheckReport } from './report.js';
 
@@ -41,7 +41,8 @@ export async function checkLog(plan: CheckPlan, warn: (m: string) => void): Prom
   const progress = progressFor(path);
   let facts: SessionFacts;
   try {
-    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update });
+    const bound = { listed: LISTED_REQUESTS, maxMs: plan.assertions.maxMs, forbidTools: plan.assertions.forbidTools };
+    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update, bound });
   } finally {
     progress.done();
   }
