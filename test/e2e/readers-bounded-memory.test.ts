@@ -34,9 +34,10 @@ const errors = count((i) => i % ERROR_EVERY === 0);
 const isErrors = count((i) => i % IS_ERROR_EVERY === 0 && i % ERROR_EVERY !== 0);
 const notes = count((i) => i % NOTE_EVERY === 0);
 
-/** The CLI in a child with a 96 MB heap (unless `heap` is false), output to a file. */
-function run(args: string[], out: string, heap = true): { code: number | null; err: string; text: string } {
-  const r = spawnSync(process.execPath, [...(heap ? ['--max-old-space-size=96'] : []), CLI, ...args, '-o', out], {
+/** The CLI in a child with a 96 MB heap (or `heap` MB; none when false), output to a file. */
+function run(args: string[], out: string, heap: boolean | number = true): { code: number | null; err: string; text: string } {
+  const limit = heap === true ? 96 : heap;
+  const r = spawnSync(process.execPath, [...(limit !== false ? [`--max-old-space-size=${limit}`] : []), CLI, ...args, '-o', out], {
     encoding: 'utf8',
     timeout: 120_000,
     env: { ...process.env, NO_COLOR: '1' },
@@ -77,11 +78,29 @@ describe('readers in a 96 MB heap on a ~95 MB log', () => {
     expect(st.findings).toEqual([{ code: 'slow-answer', count: notes }]);
   }, 120_000);
 
-  it('check: judges every request', () => {
-    const r = run(['check', '--format', 'json', log], join(dir, 'check.json'));
+  // check keeps no fact per passing request: a 32 MB heap is enough (a check that listed every request needs more)
+  it('check --format json (32 MB heap): judges every request, lists the first 1000 and every failing one, counts the rest', () => {
+    const r = run(['check', '--format', 'json', log], join(dir, 'check.json'), 32);
     expect(r.code, r.err).toBe(1); // the planted findings fail it
     const rep = JSON.parse(r.text);
-    expect(rep.summary).toMatchObject({ requests: PAIRS + 1, errors, isError: isErrors, unanswered: 0 });
+    expect(rep.summary).toMatchObject({ requests: PAIRS + 1, answered: PAIRS + 1, errors, isError: isErrors, unanswered: 0 });
+    const failing = rep.requests.filter((q: { status: string }) => q.status !== 'ok');
+    expect(failing.filter((q: { status: string }) => q.status === 'error')).toHaveLength(errors);
+    expect(failing.filter((q: { status: string }) => q.status === 'is-error')).toHaveLength(isErrors);
+    // the first 1000 (initialize and 999 calls), then the failing calls past them
+    const pastFirst = count((i) => i > 999 && (i % ERROR_EVERY === 0 || i % IS_ERROR_EVERY === 0));
+    expect(rep.requests).toHaveLength(1000 + pastFirst);
+    expect(rep.omittedRequests).toBe(PAIRS + 1 - 1000 - pastFirst);
+    const seqs = rep.requests.map((q: { seq: number }) => q.seq);
+    expect(seqs).toEqual([...seqs].sort((a: number, b: number) => a - b));
+  }, 120_000);
+
+  it('check --format junit (32 MB heap): says how many passing requests it leaves out', () => {
+    const r = run(['check', '--format', 'junit', log], join(dir, 'check.xml'), 32);
+    expect(r.code, r.err).toBe(1);
+    const pastFirst = count((i) => i > 999 && (i % ERROR_EVERY === 0 || i % IS_ERROR_EVERY === 0));
+    expect(r.text.match(/classname="mcp-tap\.requests\./g)).toHaveLength(1000 + pastFirst);
+    expect(r.text).toContain(`<system-out>… and ${PAIRS + 1 - 1000 - pastFirst} more passing requests`);
   }, 120_000);
 
   it('export --format jsonl: every record', () => {
