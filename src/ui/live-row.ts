@@ -24,7 +24,7 @@ export interface LiveRow {
   r?: number;
   /** latency, ms */
   d?: number;
-  /** flags: E isError, C cancelled, T truncated, P partial, I inputRequired */
+  /** flags: E isError, C cancelled, T truncated, P partial, I inputRequired, R refused discovery probe */
   x?: string;
   /** finding codes */
   n?: string[];

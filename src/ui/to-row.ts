@@ -3,6 +3,7 @@
  * id) redacted with the same rules as export. Pure.
  */
 import type { LogRecord } from '../log/record.js';
+import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import { redactString, type RedactOptions } from '../transcript/redact.js';
 import type { LiveRow } from './live-row.js';
 
@@ -35,6 +36,8 @@ function flagsOf(r: LogRecord): string {
   if (r.truncated === true) f += 'T';
   if (r.partial === true) f += 'P';
   if (r.inputRequired === true) f += 'I';
+  // the protocol working (the client falls back to initialize), not a failed call
+  if (isRefusedProbeAnswer(r, r.msg)) f += 'R';
   return f;
 }
 

@@ -125,7 +125,11 @@ export function isProblem(r: LogRecord): boolean {
   if ((r.kind === 'error' && !isRefusedProbeAnswer(r, r.msg)) || r.kind === 'invalid' || r.isError === true) return true;
   if (Array.isArray(r.notes) && r.notes.length > 0) return true;
   if (r.kind === 'batch') {
-    if (batchItems(r).some((it) => it.kind === 'error' || it.kind === 'invalid' || it.isError === true || (Array.isArray(it.notes) && it.notes.length > 0))) {
+    const msgs = Array.isArray(r.msg) ? (r.msg as unknown[]) : [];
+    const refused = (it: BatchItem, i: number) => isRefusedProbeAnswer({ kind: it.kind, from: r.from, method: it.method }, msgs[i]);
+    const bad = (it: BatchItem, i: number) => (it.kind === 'error' && !refused(it, i)) || it.kind === 'invalid' || it.isError === true || (Array.isArray(it.notes) && it.notes.length > 0);
+    // indexed like r.msg: the items as logged, not batchItems' object-only copy
+    if ((Array.isArray(r.items) ? r.items : []).some((x, i) => asObject(x) !== undefined && bad(x as BatchItem, i))) {
       return true;
     }
   }

@@ -94,3 +94,31 @@ describe('session rows (page)', () => {
     expect(seqs({ finding: 'other-code' })).toEqual([]);
   });
 });
+
+describe('a refused discovery probe (the client falls back to initialize)', () => {
+  const probe = rec('p1', { from: 'client', kind: 'request', id: 0, method: 'server/discover' });
+  const refused = rec('p1', { from: 'server', kind: 'error', id: 0, method: 'server/discover', reqSeq: probe.seq, ms: 1, msg: { jsonrpc: '2.0', id: 0, error: { code: -32601, message: 'Method not found' } } });
+  const failed = rec('p1', { from: 'server', kind: 'error', id: 1, method: 'tools/call', reqSeq: probe.seq + 9, ms: 1, msg: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'boom' } } });
+  const inBatch = rec('p1', {
+    from: 'server',
+    kind: 'batch',
+    items: [{ kind: 'error', id: 2, method: 'server/discover', reqSeq: probe.seq }],
+    msg: [{ jsonrpc: '2.0', id: 2, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2025-11-25'] } } }],
+  } as Partial<LogRecord>);
+
+  it('is not counted among a session card\'s errors (a failed call is)', () => {
+    const cards = new SessionCards();
+    for (const r of [probe, refused, inBatch]) cards.add(0, 'p.jsonrpc.log', r);
+    expect(cards.all()[0]).toMatchObject({ requests: 1, errors: 0 });
+    cards.add(0, 'p.jsonrpc.log', failed);
+    expect(cards.all()[0]).toMatchObject({ errors: 1 });
+  });
+
+  it('is a refused probe in the page, not an error', () => {
+    const data = new SessionRows();
+    data.add([probe, refused, failed].map((r) => toLiveRow(r)));
+    expect(data.bars.map((b) => [b.method, b.outcome])).toEqual([['server/discover', 'refused']]);
+    expect(data.outcomeOf(toLiveRow(refused))).toBe('refused');
+    expect(data.outcomeOf(toLiveRow(failed))).toBe('error');
+  });
+});

@@ -5,7 +5,8 @@
  */
 import type { LiveRow } from '../live-row.js';
 
-export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered';
+/** `refused`: a discovery probe the server refused (the client falls back to initialize), not an error. */
+export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered' | 'refused';
 
 export interface RowFilter {
   /** method, or method + '\u0000' + target */
@@ -120,7 +121,7 @@ export class SessionRows {
 }
 
 function answerOutcome(r: LiveRow): Outcome {
-  if (r.k === 'error') return 'error';
+  if (r.k === 'error') return r.x?.includes('R') ? 'refused' : 'error';
   if (r.x?.includes('C')) return 'cancelled';
   if (r.x?.includes('E')) return 'isError';
   return 'ok';
