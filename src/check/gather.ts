@@ -223,6 +223,7 @@ export class SessionGatherer {
       // the kept requests and those still waiting for an answer, in log order
       const order = this.ordinal;
       const waiting = [...order.keys()].filter((q) => !this.kept.has(q));
+      for (const q of waiting) this.kept.add(q);
       f.requests = [...f.requests, ...waiting].sort((a, b) => order.get(a)! - order.get(b)!);
     }
     return f;
@@ -253,9 +254,9 @@ export class SessionGatherer {
     this.ordinal.delete(q);
     const o = this.facts.omitted!;
     o.requests++;
-    for (const l of b.maxMs) {
-      if (!maxMsMatches(l.key, q)) continue;
-      const flag = `${l.key}=${l.ms}`;
+    if (b.maxMs.length === 0) return;
+    // one count per flag, even when the same flag is given twice
+    for (const flag of new Set(b.maxMs.filter((l) => maxMsMatches(l.key, q)).map((l) => `${l.key}=${l.ms}`))) {
       o.maxMsMatched.set(flag, (o.maxMsMatched.get(flag) ?? 0) + 1);
     }
   }

@@ -35,7 +35,7 @@ function session(): Rec[] {
   return recs;
 }
 
-const ASSERT: Assertions = { maxMs: [{ key: 'tools/call', ms: 500 }, { key: 'echo', ms: 4.5 }, { key: '*', ms: 1000 }], expectTools: [], forbidTools: ['bad'] };
+const ASSERT: Assertions = { maxMs: [{ key: 'tools/call', ms: 500 }, { key: 'tools/call', ms: 500 }, { key: 'echo', ms: 4.5 }, { key: '*', ms: 1000 }], expectTools: [], forbidTools: ['bad'] };
 
 function check(bound?: GatherBound): CheckReport {
   const g = new SessionGatherer('x.log', 's', bound);
