@@ -28,7 +28,8 @@ export interface BodyMeter {
 const ENVELOPE = new Set(['v', 'time', 'session', 'seq', 'from', 'kind', 'event']);
 const FROM: Record<string, string> = { client: 'c', server: 's', proxy: 'p' };
 
-function flagsOf(r: LogRecord): string {
+/** A record's one-letter flags (E isError, C cancelled, T truncated, P partial, I input required, R refused probe), shared with the live page's rows. */
+export function flagsOf(r: LogRecord): string {
   let f = '';
   if (r.isError === true) f += 'E';
   if (r.cancelled === true) f += 'C';

@@ -3,7 +3,7 @@
  * id) redacted with the same rules as export. Pure.
  */
 import type { LogRecord } from '../log/record.js';
-import { isRefusedProbeAnswer } from '../protocol/probe.js';
+import { flagsOf } from '../report/rows.js';
 import { redactString, type RedactOptions } from '../transcript/redact.js';
 import type { LiveRow } from './live-row.js';
 
@@ -27,18 +27,6 @@ function redacted(text: string, opts: RedactOptions | undefined): string {
     memo.set(text, out);
   }
   return out;
-}
-
-function flagsOf(r: LogRecord): string {
-  let f = '';
-  if (r.isError === true) f += 'E';
-  if (r.cancelled === true) f += 'C';
-  if (r.truncated === true) f += 'T';
-  if (r.partial === true) f += 'P';
-  if (r.inputRequired === true) f += 'I';
-  // the protocol working (the client falls back to initialize), not a failed call
-  if (isRefusedProbeAnswer(r, r.msg)) f += 'R';
-  return f;
 }
 
 /** mcp-tap's own numbers about an event, for the list (nothing from the wire). */
