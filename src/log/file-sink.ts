@@ -141,8 +141,14 @@ export class FileSink {
     return this.bound(size, carries);
   }
 
+  /** The line of the record just written, as encoded for the file (sinks beside the log reuse it); valid only during the caller. */
+  lastLine(): Buffer | undefined {
+    return this.queue.last();
+  }
+
   /** Before queueing a record: the loss count it carries, or -1 when it cannot be kept (counted). */
   private admit(): number {
+    this.queue.forgetLast();
     if (this.closed) return -1;
     const carries = this.carryNext;
     this.carryNext = 0;

@@ -54,6 +54,10 @@ export class RecordQueue {
   bytes = 0;
   /** Records queued. */
   count = 0;
+  /** Where the record appended last lies (its bytes are read during the append's caller, see last()). */
+  private lastBuf: Buffer | null = null;
+  private lastStart = 0;
+  private lastEnd = 0;
 
   /** Appends `text` (a whole record, or a head whose message `body` and `}\n` follow); returns its size. */
   appendText(text: string, body: Buffer | undefined, carries: number): number {
@@ -74,6 +78,7 @@ export class RecordQueue {
 
   /** Takes back the record appended last (it did not fit the queue's bound). */
   dropLast(): void {
+    this.lastBuf = null;
     const b = this.fill!;
     b.ends.pop();
     b.carries.pop();
@@ -81,6 +86,16 @@ export class RecordQueue {
     this.bytes -= b.used - end;
     this.count--;
     b.used = end;
+  }
+
+  /** The encoded bytes of the record appended last; valid only until the next call on the queue. */
+  last(): Buffer | undefined {
+    return this.lastBuf === null ? undefined : this.lastBuf.subarray(this.lastStart, this.lastEnd);
+  }
+
+  /** Forgets the record appended last (the next one may not be queued). */
+  forgetLast(): void {
+    this.lastBuf = null;
   }
 
   /** Size of the next record to be taken. */
@@ -179,6 +194,9 @@ export class RecordQueue {
 
   private commit(b: Batch, at: number, carries: number): number {
     const size = at - b.used;
+    this.lastBuf = b.buf;
+    this.lastStart = b.used;
+    this.lastEnd = at;
     b.used = at;
     b.ends.push(at);
     b.carries.push(carries);

@@ -12,6 +12,8 @@ export interface TappedRecord {
   readonly msgText?: string;
   /** The same as bytes; valid only during the call. */
   msgBytes?: Buffer;
+  /** The record's exact log line as the log sink encoded it, when it did; valid only during the call. */
+  line?: Buffer | undefined;
 }
 
 export interface RecordTap {

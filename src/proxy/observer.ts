@@ -8,7 +8,7 @@ import type { Output } from '../session/output.js';
 import { Session } from '../session/session.js';
 import { serializeHead, serializeRecord } from '../log/serialize.js';
 import type { EventName, LogRecord } from '../log/record.js';
-import type { RecordTap } from '../log/record-tap.js';
+import type { RecordTap, TappedRecord } from '../log/record-tap.js';
 
 /** Where serialized records go (the log file); counts what it could not keep. */
 export interface RecordSink {
@@ -18,6 +18,8 @@ export interface RecordSink {
   writeRecord?(record: LogRecord, body: Buffer): boolean;
   takeLoss(): { lost: number; reason: string } | null;
   close(): Promise<void> | void;
+  /** The exact line of the record just written, if the sink kept it (sinks beside the log reuse it); valid only during the call. */
+  lastLine?(): Buffer | undefined;
 }
 
 export interface ObserverOptions {
@@ -225,13 +227,17 @@ export class Observer {
     writeOutput(this.opts.sink, o);
     const taps = this.opts.taps;
     if (taps !== undefined) {
+      // the line the log sink encoded, so a tap that ships lines does not serialize the record again
+      const tapped = o as TappedRecord;
+      tapped.line = this.opts.sink.lastLine?.();
       for (const tap of taps) {
         try {
-          tap.record(o);
+          tap.record(tapped);
         } catch (err) {
           this.fail(err);
         }
       }
+      tapped.line = undefined;
     }
   }
 

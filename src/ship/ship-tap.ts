@@ -1,6 +1,7 @@
 /**
  * `--ship <target>`: each record, as the exact JSON line the log gets, into a pino transport running in
- * pino's worker thread. A transport that falls behind (past MAX_BEHIND_BYTES) or fails costs counted
+ * pino's worker thread. The records of one event-loop turn go in one write, encoded once into one buffer
+ * (the log sink's own encoding copied when it has one), so the relay's thread pays a copy per record. A transport that falls behind (past MAX_BEHIND_BYTES) or fails costs counted
  * drops and one warning; the relay and the log never wait for it.
  */
 import { createRequire } from 'node:module';
@@ -25,6 +26,8 @@ export interface ShipTarget {
 
 /** Bytes a transport may be behind (beyond what its worker has taken) before records are dropped. */
 const MAX_BEHIND_BYTES = 8 * 1024 * 1024;
+/** A turn's records are encoded into a buffer of this size (larger for a larger record); a full one is written at once. */
+const BATCH_BYTES = 64 * 1024;
 /** How often the worker is asked to confirm what it took. */
 const CONFIRM_MS = 1000;
 
@@ -39,15 +42,6 @@ export function resolveShipTarget(target: string, cwd: string): string {
   } catch {
     return name;
   }
-}
-
-/** The exact log line of a record (head + message bytes when the record has them). */
-export function recordLine(r: TappedRecord): Buffer | string {
-  if (r.msgBytes !== undefined) {
-    const head = serializeHead(r.record);
-    return Buffer.concat([Buffer.from(head), r.msgBytes, Buffer.from('}\n')]);
-  }
-  return serializeRecord(r.record, r.msgText);
 }
 
 export class ShipTap implements RecordTap {
@@ -65,6 +59,10 @@ export class ShipTap implements RecordTap {
   confirmed = 0;
   private confirming = false;
   private readonly confirmTimer: NodeJS.Timeout;
+  /** The records of this turn of the event loop, encoded, waiting for one write (see onTurn). */
+  private batch: Buffer | null = null;
+  private batchUsed = 0;
+  private batchRecords = 0;
 
   constructor(
     label: string,
@@ -77,7 +75,9 @@ export class ShipTap implements RecordTap {
       this.broken = true;
       this.once(`the pino transport ${label} failed (${err?.message ?? 'unknown error'}); records are not shipped, losses are counted in the log`);
       // what the worker had not confirmed may be lost with it: an upper bound, like the log's file-removed
-      this.lose('transport-failed', 'it failed', this.shipped - this.confirmed);
+      this.lose('transport-failed', 'it failed', this.shipped - this.confirmed + this.batchRecords);
+      this.batch = null;
+      this.batchRecords = 0;
     });
     // the worker confirms what its destination took, so a failure can count what went with it
     this.confirmTimer = setInterval(() => this.confirm(), CONFIRM_MS);
@@ -91,28 +91,78 @@ export class ShipTap implements RecordTap {
   record(r: TappedRecord): void {
     if (this.closed) return;
     // the records that count this sink's own losses cannot reach it either; counting them would never end
-    if (this.broken) return r.record.event === 'sink-gap' && r.record['sink'] === this.name ? undefined : this.lose('transport-failed', 'it failed');
-    let line: Buffer | string;
-    try {
-      line = recordLine(r);
-    } catch {
-      return this.lose('transport-failed', 'a record could not be serialized');
+    if (this.broken) return this.isOwnGap(r) ? undefined : this.lose('transport-failed', 'it failed');
+    // the log sink's own line when it has one; else the record serialized here, once
+    let text = '';
+    let size: number;
+    if (r.line !== undefined) size = r.line.length;
+    else {
+      try {
+        text = r.msgBytes !== undefined ? serializeHead(r.record) : serializeRecord(r.record, r.msgText);
+      } catch {
+        return this.lose('transport-failed', 'a record could not be serialized');
+      }
+      size = Buffer.byteLength(text) + (r.msgBytes !== undefined ? r.msgBytes.length + 2 : 0);
     }
-    if (this.behind && this.behindBytes + line.length > MAX_BEHIND_BYTES) {
-      return r.record.event === 'sink-gap' && r.record['sink'] === this.name ? undefined : this.lose('queue-full', 'it is not keeping up');
+    if (this.behind && this.behindBytes + this.batchBytes() + size > MAX_BEHIND_BYTES) {
+      return this.isOwnGap(r) ? undefined : this.lose('queue-full', 'it is not keeping up');
     }
+    if (this.batch !== null && this.batch.length - this.batchUsed < size) this.writeBatch();
+    if (this.broken) return this.lose('transport-failed', 'it failed');
+    if (this.batch === null) {
+      this.batch = Buffer.allocUnsafe(Math.max(BATCH_BYTES, size));
+      this.batchUsed = 0;
+      setImmediate(this.onTurn);
+    }
+    const b = this.batch;
+    let at = this.batchUsed;
+    if (r.line !== undefined) at += r.line.copy(b, at);
+    else {
+      at += b.write(text, at, 'utf8');
+      if (r.msgBytes !== undefined) {
+        at += r.msgBytes.copy(b, at);
+        b[at++] = 0x7d;
+        b[at++] = 0x0a;
+      }
+    }
+    this.batchUsed = at;
+    this.batchRecords++;
+  }
+
+  /** The end of the event loop's turn: what the turn's records added goes to the transport in one write. */
+  private readonly onTurn = (): void => {
+    if (this.batch !== null) this.writeBatch();
+  };
+
+  /** One write of the records batched so far (the transport keeps the buffer: a new one is started). */
+  private writeBatch(): void {
+    const b = this.batch;
+    const n = this.batchRecords;
+    this.batch = null;
+    this.batchRecords = 0;
+    if (b === null || n === 0) return;
+    const data = b.subarray(0, this.batchUsed);
+    if (this.broken) return this.lose('transport-failed', 'it failed', n);
     let ok: boolean;
     try {
-      ok = this.stream.write(line);
+      ok = this.stream.write(data);
     } catch (err) {
       this.broken = true;
-      return this.lose('transport-failed', err instanceof Error ? err.message : String(err));
+      return this.lose('transport-failed', err instanceof Error ? err.message : String(err), n);
     }
-    this.shipped++;
+    this.shipped += n;
     if (!ok || this.behind) {
       this.behind = true;
-      this.behindBytes += line.length;
+      this.behindBytes += data.length;
     }
+  }
+
+  private batchBytes(): number {
+    return this.batch === null ? 0 : this.batchUsed;
+  }
+
+  private isOwnGap(r: TappedRecord): boolean {
+    return r.record.event === 'sink-gap' && r.record['sink'] === this.name;
   }
 
   takeLoss(): { lost: number; reason: string } | null {
@@ -139,6 +189,7 @@ export class ShipTap implements RecordTap {
   }
 
   async flush(maxWaitMs: number): Promise<void> {
+    this.writeBatch();
     if (this.broken) return;
     const upTo = this.shipped;
     const ok = await this.within(maxWaitMs, (done) => {
