@@ -19,17 +19,32 @@ export interface OtlpTapOptions {
   post?: Post;
 }
 
-/** The message of a tapped record, parsed at most once and only on demand. */
+/**
+ * The message of the record being pushed, parsed at most once and only on demand. One instance serves
+ * every record (the builder reads it only during push), so a record costs no allocation here.
+ */
 class TappedMsg implements MsgSource {
+  private r: TappedRecord | null = null;
   private parsed = false;
   private parsedValue: unknown;
-  constructor(
-    private readonly r: TappedRecord,
-    private readonly redact: ((v: unknown) => unknown) | undefined,
-  ) {}
+  constructor(private readonly redact: ((v: unknown) => unknown) | undefined) {}
+
+  /** The next record's message. */
+  reset(r: TappedRecord): this {
+    this.r = r;
+    this.parsed = false;
+    this.parsedValue = undefined;
+    return this;
+  }
+
+  /** Between records: holds no message (its bytes are valid only during the call). */
+  release(): void {
+    this.r = null;
+    this.parsedValue = undefined;
+  }
 
   value(): unknown {
-    if (!this.parsed) {
+    if (!this.parsed && this.r !== null) {
       this.parsed = true;
       const r = this.r;
       let v: unknown = r.record.msg;
@@ -47,6 +62,7 @@ class TappedMsg implements MsgSource {
 
   mayContain(needle: string): boolean {
     const r = this.r;
+    if (r === null) return false;
     if (r.msgBytes !== undefined) return r.msgBytes.includes(needle);
     if (r.msgText !== undefined) return r.msgText.includes(needle);
     return r.record.msg !== undefined;
@@ -57,8 +73,10 @@ export class OtlpTap implements RecordTap {
   readonly name = 'otlp';
   private readonly builder: SpanBuilder;
   private readonly exporter: SpanExporter;
+  private readonly msg: TappedMsg;
 
   constructor(private readonly opts: OtlpTapOptions) {
+    this.msg = new TappedMsg(opts.content === true ? opts.redact : undefined);
     this.builder = new SpanBuilder({ content: opts.content === true });
     const c = opts.config;
     this.exporter = new SpanExporter({
@@ -71,7 +89,8 @@ export class OtlpTap implements RecordTap {
   }
 
   record(r: TappedRecord): void {
-    const spans = this.builder.push(r.record, new TappedMsg(r, this.opts.content === true ? this.opts.redact : undefined));
+    const spans = this.builder.push(r.record, this.msg.reset(r));
+    this.msg.release();
     if (spans.length > 0) this.exporter.add(spans);
   }
 
