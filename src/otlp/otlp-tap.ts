@@ -27,6 +27,9 @@ class TappedMsg implements MsgSource {
   private r: TappedRecord | null = null;
   private parsed = false;
   private parsedValue: unknown;
+  /** The needle asked for last, as bytes: a Buffer needle is searched without converting it each time. */
+  private needle = '';
+  private needleBytes = Buffer.alloc(0);
   constructor(private readonly redact: ((v: unknown) => unknown) | undefined) {}
 
   /** The next record's message. */
@@ -63,7 +66,13 @@ class TappedMsg implements MsgSource {
   mayContain(needle: string): boolean {
     const r = this.r;
     if (r === null) return false;
-    if (r.msgBytes !== undefined) return r.msgBytes.includes(needle);
+    if (r.msgBytes !== undefined) {
+      if (needle !== this.needle) {
+        this.needle = needle;
+        this.needleBytes = Buffer.from(needle);
+      }
+      return r.msgBytes.includes(this.needleBytes);
+    }
     if (r.msgText !== undefined) return r.msgText.includes(needle);
     return r.record.msg !== undefined;
   }
