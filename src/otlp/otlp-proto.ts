@@ -15,6 +15,8 @@ class Writer {
   private buf = Buffer.allocUnsafe(4096);
   private pos = 0;
   private readonly stack: number[] = [];
+  /** The last ids written, as bytes: a batch's spans share their trace id and parent (the session's root). */
+  private readonly ids = new Map<string, Buffer>();
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -107,10 +109,19 @@ class Writer {
 
   hex(field: number, h: string | undefined): this {
     if (h === undefined || h === '') return this;
+    let bytes = this.ids.get(h);
+    if (bytes === undefined) {
+      if (this.ids.size >= 16) this.ids.clear();
+      bytes = Buffer.from(h, 'hex');
+      // a span's own id is written once: only ids that come back (trace, parent) are worth keeping
+      if (field !== 2) this.ids.set(h, bytes);
+    }
     this.tag(field, 2);
-    this.varint(h.length / 2);
-    this.ensure(h.length / 2);
-    this.pos += this.buf.write(h, this.pos, 'hex');
+    this.varint(bytes.length);
+    this.ensure(bytes.length);
+    const buf = this.buf;
+    for (let i = 0; i < bytes.length; i++) buf[this.pos + i] = bytes[i]!;
+    this.pos += bytes.length;
     return this;
   }
 
@@ -135,10 +146,15 @@ class Writer {
     return this;
   }
 
-  fixed64(field: number, n: bigint): this {
+  /** Epoch nanoseconds from whole microseconds (below 2^53), without a BigInt: low and high 32 bits, exact. */
+  nanos(field: number, micros: number): this {
     this.tag(field, 1);
     this.ensure(8);
-    this.pos = this.buf.writeBigUInt64LE(n, this.pos);
+    const hi = Math.floor(micros / 0x1_0000_0000);
+    const lo = (micros - hi * 0x1_0000_0000) * 1000;
+    const carry = Math.floor(lo / 0x1_0000_0000);
+    this.pos = this.buf.writeUInt32LE(lo - carry * 0x1_0000_0000, this.pos);
+    this.pos = this.buf.writeUInt32LE(hi * 1000 + carry, this.pos);
     return this;
   }
 
@@ -147,7 +163,8 @@ class Writer {
   }
 }
 
-const nanos = (ms: number): bigint => BigInt(Math.round(ms * 1000)) * 1000n;
+/** Epoch ms (fractional) → whole µs. */
+const micros = (ms: number): number => Math.round(ms * 1000);
 
 /** common.v1.AnyValue: string_value 1, bool_value 2, int_value 3, double_value 4, array_value 5. */
 function anyValue(w: Writer, field: number, v: AttrValue): void {
@@ -183,10 +200,10 @@ function keyValues(w: Writer, field: number, attrs: Attributes): void {
  */
 function span(w: Writer, s: Span): void {
   w.fork(2).hex(1, s.traceId).hex(2, s.spanId).hex(4, s.parentSpanId).string(5, s.name).uint(6, SPAN_KIND_CODE[s.kind]);
-  w.fixed64(7, nanos(s.start)).fixed64(8, nanos(s.end));
+  w.nanos(7, micros(s.start)).nanos(8, micros(s.end));
   keyValues(w, 9, s.attributes);
   for (const e of s.events) {
-    w.fork(11).fixed64(1, nanos(e.time)).string(2, e.name);
+    w.fork(11).nanos(1, micros(e.time)).string(2, e.name);
     keyValues(w, 3, e.attributes);
     w.close();
   }
