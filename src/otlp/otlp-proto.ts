@@ -109,20 +109,28 @@ class Writer {
 
   hex(field: number, h: string | undefined): this {
     if (h === undefined || h === '') return this;
+    this.tag(field, 2);
+    this.varint(h.length / 2);
+    this.ensure(h.length / 2);
+    // a span's own id is written once; ids that come back in a batch (trace, parent) are copied from bytes
+    const bytes = field === 2 ? undefined : this.idBytes(h);
+    if (bytes === undefined) this.pos += this.buf.write(h, this.pos, 'hex');
+    else {
+      const buf = this.buf;
+      for (let i = 0; i < bytes.length; i++) buf[this.pos + i] = bytes[i]!;
+      this.pos += bytes.length;
+    }
+    return this;
+  }
+
+  private idBytes(h: string): Buffer {
     let bytes = this.ids.get(h);
     if (bytes === undefined) {
       if (this.ids.size >= 16) this.ids.clear();
       bytes = Buffer.from(h, 'hex');
-      // a span's own id is written once: only ids that come back (trace, parent) are worth keeping
-      if (field !== 2) this.ids.set(h, bytes);
+      this.ids.set(h, bytes);
     }
-    this.tag(field, 2);
-    this.varint(bytes.length);
-    this.ensure(bytes.length);
-    const buf = this.buf;
-    for (let i = 0; i < bytes.length; i++) buf[this.pos + i] = bytes[i]!;
-    this.pos += bytes.length;
-    return this;
+    return bytes;
   }
 
   uint(field: number, n: number): this {
