@@ -217,7 +217,8 @@ function mainText(r: LogRecord, ctx: Ctx, max: number): Seg[] {
   let used = segs[0]?.[0].length ?? 0;
   if (target !== undefined) {
     const t = wireText(target, Math.max(12, max - used - 1));
-    segs.push([` ${t}`, c.underline]);
+    // the space before the target is not underlined
+    segs.push([' '], [t, c.underline]);
     used += t.length + 1;
   }
   const detail = notificationDetail(method, r.msg);

@@ -76,6 +76,12 @@ describe('renderRecord, per kind', () => {
     expect(onlySgr(c)).toBe(true);
   });
 
+  it('underlines the tool name, not the space before it', () => {
+    const c = renderRecord(rec('s1-aaaa', 12), colored);
+    expect(c).toMatch(/\x1b\[4mget-sum/);
+    expect(c).not.toMatch(/\x1b\[4m /);
+  });
+
   it('isError results are marked with their text', () => {
     const line = renderRecord(rec('s1-aaaa', 12), plain);
     expect(line).toContain('tools/call get-sum');
