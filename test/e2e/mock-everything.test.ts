@@ -13,6 +13,7 @@ import { CreateMessageRequestSchema, ListRootsRequestSchema } from '@modelcontex
 import { CLI, EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
 import { readRecords } from '../helpers/log.js';
 import { CountingTransport } from '../helpers/counting-transport.js';
+import { waitFor } from '../helpers/wait.js';
 
 const env = (): Record<string, string> => {
   const e: Record<string, string> = {};
@@ -85,6 +86,9 @@ async function session(command: string, args: string[], probe = false): Promise<
       );
     const unknownTool = await outcome('no-such-tool');
     const neverRecorded = probe ? await outcome('never-recorded-tool') : undefined;
+    // server-everything asks roots/list once, ~350 ms after initialized: wait for it, so whether it
+    // arrives before the client leaves does not depend on how fast the calls above ran
+    await waitFor(() => rootsRequests > 0, 10_000, 'the server\'s roots/list request');
     const progressOnWire = transport.received
       .filter((m) => 'method' in m && m.method === 'notifications/progress')
       .map((m) => (m as unknown as { params: { progress: number } }).params.progress);
@@ -143,6 +147,7 @@ describe('mcp-tap mock stands in for server-everything', () => {
 
   it("sends the server's own requests and progress, as recorded", () => {
     expect(mocked.samplingRequests).toBe(1);
+    expect(original.rootsRequests).toBe(1);
     expect(mocked.rootsRequests).toBe(original.rootsRequests);
     expect(mocked.progressOnWire).toEqual([1, 2, 3]);
     expect(original.progressOnWire).toEqual([1, 2, 3]);
