@@ -1,0 +1,95 @@
+/**
+ * Every reader times a call answered with a task by its task (issue 28 §3): from the call to the task's
+ * terminal status or final result, not the instant acknowledgement; a task that ends `failed` is an
+ * error; a task still working at the end reads as running, not as answered. Records from the Session
+ * (test/unit/helpers/task-session.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/check/evaluate.js';
+import { parseMaxMs } from '../../src/check/assertions.js';
+import { parseFailOn } from '../../src/check/fail-on.js';
+import { gatherSession, SessionGatherer } from '../../src/check/gather.js';
+import { NO_ASSERTIONS } from '../../src/check/assertions.js';
+import { computeStats, renderTextStats } from '../../src/transcript/stats.js';
+import { taskSession } from './helpers/task-session.js';
+
+const s = taskSession();
+
+describe('stats', () => {
+  const st = computeStats(s.records);
+  const tool = (name: string) => st.tools.find((t) => t.tool === name)!;
+  const row = (m: string, from = 'client') => st.methods.find((x) => x.method === m && x.from === from && x.kind === 'request')!;
+
+  it('times a task call to its task end, not its CreateTaskResult', () => {
+    expect(tool('research')).toMatchObject({ count: 1, answered: 1, errors: 0, tasks: 1, latency: { n: 1, max: 4000 } });
+    expect(tool('flaky')).toMatchObject({ count: 1, answered: 1, errors: 1, tasks: 1, latency: { n: 1, max: 900 } });
+    expect(tool('echo')).toMatchObject({ answered: 1, latency: { max: 2 } });
+    expect(tool('echo').tasks).toBeUndefined();
+  });
+
+  it('a task still working at the end is running: not answered, not timed', () => {
+    expect(tool('forever')).toMatchObject({ count: 1, answered: 0, tasks: 1, running: 1, latency: null });
+    expect(row('tools/call')).toMatchObject({ count: 5, answered: 4, errors: 1, tasks: 3, running: 1 });
+  });
+
+  it('a server-side task times the server request', () => {
+    expect(row('sampling/createMessage', 'server')).toMatchObject({ count: 1, answered: 1, tasks: 1, latency: { max: 150 } });
+  });
+
+  it('tasks/* keep their own rows', () => {
+    expect(row('tasks/get')).toMatchObject({ count: 2, answered: 2, latency: { max: 10 } });
+  });
+
+  it('says so in the text', () => {
+    expect(renderTextStats(st)).toContain("calls answered with a task: 4 (1 still running at the end); timed to the task's end");
+  });
+});
+
+describe('check', () => {
+  const items = s.records.map((record, i) => ({ record, line: i + 1 }));
+  const report = (opts: Parameters<typeof evaluate>[1] = {}) => evaluate(gatherSession('t.log', 'test', items), opts);
+  const bySeq = (r: ReturnType<typeof report>, seq: number) => r.requests.find((q) => q.seq === seq)!;
+
+  it('a task call: its status, duration and outcome are the task\'s', () => {
+    const r = report();
+    expect(bySeq(r, s.research)).toMatchObject({ method: 'tools/call', target: 'research', status: 'ok', ms: 4000, task: { taskId: 'R', status: 'completed' } });
+    expect(bySeq(r, s.flaky)).toMatchObject({ status: 'task-failed', ms: 900 });
+    expect(bySeq(r, s.forever)).toMatchObject({ status: 'task-running', runningMs: 3900, task: { taskId: 'V', status: 'working' } });
+    expect(bySeq(r, s.forever).ms).toBeUndefined();
+    expect(bySeq(r, s.sampling)).toMatchObject({ from: 'server', status: 'ok', ms: 150 });
+    expect(r.summary).toMatchObject({ tasks: 4, tasksRunning: 1, errors: 1 });
+  });
+
+  it('no finding on a legal task session; a failed task is an error for --fail-on errors, at the record that ended it', () => {
+    expect(report().passed).toBe(true);
+    const r = report({ failOn: parseFailOn(['errors']) });
+    expect(r.passed).toBe(false);
+    expect(r.problems.map((p) => p.ruleId)).toEqual(['task-failed']);
+    const ended = s.records.find((x) => x.taskOf === s.flaky && x.taskMs !== undefined)!;
+    expect(r.problems[0]).toMatchObject({ category: 'errors', seq: ended.seq });
+  });
+
+  it('--max-ms judges the task duration, and a task still running past the limit', () => {
+    const r = report({ assertions: { ...NO_ASSERTIONS, maxMs: parseMaxMs(['research=3000', 'forever=3000', 'echo=3000']) } });
+    expect(r.assertions.map((a) => [a.flag, a.passed, a.matched])).toEqual([
+      ['--max-ms research=3000', false, 1],
+      ['--max-ms forever=3000', false, 1],
+      ['--max-ms echo=3000', true, 1],
+    ]);
+    expect(r.problems.filter((p) => p.ruleId === 'max-ms-exceeded').map((p) => p.message)).toEqual([
+      `tools/call "forever" (seq ${s.forever}): its task was still running after 3900 ms when the session ended, over the 3000 ms limit (--max-ms forever=3000)`,
+      `tools/call "research" (seq ${s.research}) took 4000 ms, over the 3000 ms limit (--max-ms research=3000)`,
+    ]);
+    expect(report({ assertions: { ...NO_ASSERTIONS, maxMs: parseMaxMs(['research=4500']) } }).passed).toBe(true);
+  });
+
+  it('bounded gathering keeps a task call until its task ends and judges its task duration', () => {
+    const g = new SessionGatherer('t.log', 'test', { listed: 0, maxMs: [{ key: 'research', ms: 3000 }], forbidTools: [] });
+    for (const it of items) g.add(it);
+    const f = g.finish();
+    const kept = f.requests.map((q) => q.seq);
+    expect(kept).toContain(s.research);
+    expect(kept).toContain(s.forever);
+    expect(kept).toContain(s.flaky);
+  });
+});
