@@ -10,6 +10,7 @@ import { parseMaxMs } from '../../src/check/assertions.js';
 import { parseFailOn } from '../../src/check/fail-on.js';
 import { gatherSession, SessionGatherer } from '../../src/check/gather.js';
 import { NO_ASSERTIONS } from '../../src/check/assertions.js';
+import { SpanBuilder, type Span } from '../../src/otlp/spans.js';
 import { computeStats, renderTextStats } from '../../src/transcript/stats.js';
 import { taskSession } from './helpers/task-session.js';
 
@@ -91,5 +92,37 @@ describe('check', () => {
     expect(kept).toContain(s.research);
     expect(kept).toContain(s.forever);
     expect(kept).toContain(s.flaky);
+  });
+});
+
+describe('OTLP spans', () => {
+  const b = new SpanBuilder();
+  const spans: Span[] = [];
+  for (const r of s.records) spans.push(...b.push(r));
+  const named = (n: string) => spans.find((x) => x.name === n)!;
+
+  it("a task call's span lasts from the call to the task's end, with the task's statuses as events", () => {
+    const research = named('tools/call research');
+    expect(research.end - research.start).toBe(4000);
+    expect(research.attributes['mcp_tap.task.id']).toBe('R');
+    expect(research.attributes['mcp_tap.task.status']).toBe('completed');
+    expect(research.status.code).toBe('unset');
+    expect(research.events.filter((e) => e.name.startsWith('mcp_tap.task')).map((e) => e.attributes['mcp_tap.task.status'])).toEqual(['working', 'working', 'input_required', 'completed']);
+  });
+
+  it('a failed task is an error span; a running one ends with the session, running, not an error', () => {
+    expect(named('tools/call flaky')).toMatchObject({ status: { code: 'error' }, attributes: { 'error.type': 'task_failed' } });
+    const forever = named('tools/call forever');
+    expect(forever.end - forever.start).toBe(3900);
+    expect(forever.attributes['mcp_tap.task.running']).toBe(true);
+    expect(forever.status.code).toBe('unset');
+  });
+
+  it("the task's own requests nest under the call's span", () => {
+    const research = named('tools/call research');
+    const polls = spans.filter((x) => x.name === 'tasks/get' && x.parentSpanId === research.spanId);
+    expect(polls).toHaveLength(1);
+    expect(spans.find((x) => x.name === 'elicitation/create')!.parentSpanId).toBe(research.spanId);
+    expect(named('sampling/createMessage').end - named('sampling/createMessage').start).toBe(150);
   });
 });
