@@ -149,11 +149,15 @@ function refusedText(r: LogRecord): string {
   return `refused probe (${typeof c === 'number' ? c : '?'}): the client falls back to initialize`;
 }
 
-/** A record's place in its task: ` · task of #N <status>`, and on the record that ended it the task's duration. */
-function taskText(r: LogRecord | BatchItem): string {
+/**
+ * A record's place in its task: ` · task of #N <status>`, and on the record that ended it the task's
+ * duration; an answer shown on its request's line (`ofCall` false) says only what it reports.
+ */
+function taskText(r: LogRecord | BatchItem, ofCall = true): string {
   if (typeof r.taskOf !== 'number') return '';
   const status = typeof r.taskStatus === 'string' ? ` ${code(r.taskStatus)}` : '';
   const ended = typeof r.taskMs === 'number' ? `, the task ended after ${formatMs(r.taskMs)}` : '';
+  if (!ofCall) return status || ended ? ` · task${status}${ended}` : '';
   return ` · task of #${r.taskOf}${status}${ended}`;
 }
 
@@ -171,7 +175,7 @@ function answerText(a: LogRecord): string {
           : 'result';
   const exchange = typeof a.exchangeMs === 'number' ? `, ${formatMs(a.exchangeMs)} for the whole exchange` : '';
   const ended = created && typeof a.taskMs === 'number' ? `, the task ended after ${formatMs(a.taskMs)}` : '';
-  return `${what}${lat}${exchange}${ended}${taskText(a)} (#${a.seq})`;
+  return `${what}${lat}${exchange}${ended}${taskText(a, false)} (#${a.seq})`;
 }
 
 function targetText(r: LogRecord): string {

@@ -11,7 +11,16 @@ import { parseFailOn } from '../../src/check/fail-on.js';
 import { gatherSession, SessionGatherer } from '../../src/check/gather.js';
 import { NO_ASSERTIONS } from '../../src/check/assertions.js';
 import { SpanBuilder, type Span } from '../../src/otlp/spans.js';
+import { buildSessionModel } from '../../src/report/model.js';
+import { renderHeaderHtml } from '../../src/report/header-html.js';
 import { computeStats, renderTextStats } from '../../src/transcript/stats.js';
+import { summarizeSession } from '../../src/transcript/summary.js';
+import { toLiveRow } from '../../src/ui/to-row.js';
+import { SessionRows } from '../../src/ui/page/session-rows.js';
+import { SessionCards } from '../../src/ui/session-cards.js';
+import { renderRecord } from '../../src/view/render-line.js';
+import { buildFilter, isProblem } from '../../src/view/filters.js';
+import { renderMarkdown } from '../../src/transcript/markdown.js';
 import { taskSession } from './helpers/task-session.js';
 
 const s = taskSession();
@@ -124,5 +133,97 @@ describe('OTLP spans', () => {
     expect(polls).toHaveLength(1);
     expect(spans.find((x) => x.name === 'elicitation/create')!.parentSpanId).toBe(research.spanId);
     expect(named('sampling/createMessage').end - named('sampling/createMessage').start).toBe(150);
+  });
+});
+
+describe('summary, Markdown and the HTML header', () => {
+  const sum = summarizeSession(s.records);
+
+  it('the slowest calls are timed by their task, and the running task is listed', () => {
+    expect(sum.slowest.map((c) => [c.method, c.target ?? '', c.ms, c.outcome, c.task === true])).toEqual([
+      ['tools/call', 'research', 4000, 'result', true],
+      ['tasks/result', '', 3691, 'result', false],
+      ['tools/call', 'flaky', 900, 'error', true],
+      ['elicitation/create', '', 389, 'result', false],
+      ['tools/call', 'ask', 162, 'result', false],
+    ]);
+    expect(sum.tasks).toMatchObject({ count: 4, runningCount: 1, running: [{ from: 'client', id: 7, method: 'tools/call', seq: s.forever, taskId: 'V', status: 'working' }] });
+  });
+
+  it('Markdown says what happened to each task call', () => {
+    const md = renderMarkdown(s.records, { redacted: false });
+    expect(md).toContain('| Calls answered with a task (still running) | 4 (1) |');
+    expect(md).toContain('**Tasks still running at the end**');
+    expect(md).toContain('— task `R` created (`working`) in 1.0 ms (#');
+    expect(md).toContain(`\`notifications/tasks/status\` · task of #${s.research} \`completed\`, the task ended after 4.00 s`);
+    expect(md).toContain(`request \`tasks/get\` · id \`6\` · task of #${s.flaky} — result in 10.0 ms · task \`failed\`, the task ended after 900.0 ms (#`);
+    expect(md).toContain('| 4.00 s | result (task) |');
+  });
+
+  it('the HTML header counts tasks and lists the running one', () => {
+    const html = renderHeaderHtml(sum);
+    expect(html).toContain('<th scope="row">Tasks still running</th><td>1</td>');
+    expect(html).toContain('(task V: working)');
+  });
+});
+
+describe('report waterfall', () => {
+  const m = buildSessionModel(s.records);
+  const bar = (seq: number) => m.bars.find((b) => b.seq === seq)!;
+
+  it("a task call's bar runs from the call to its task's end, coloured by how the task ended", () => {
+    const r = bar(s.research);
+    expect(r).toMatchObject({ ms: 4000, outcome: 'ok', task: { id: 'R', status: 'completed' } });
+    expect([r.end - r.start, r.task!.at - r.start]).toEqual([4000, 1]);
+    expect(bar(s.flaky)).toMatchObject({ ms: 900, outcome: 'error', errorText: 'the task failed' });
+    expect(bar(s.flaky).end - bar(s.flaky).start).toBe(900);
+    expect(bar(s.sampling)).toMatchObject({ ms: 150, outcome: 'ok' });
+  });
+
+  it('a task still working at the end runs to the end, as running, not as answered', () => {
+    expect(bar(s.forever)).toMatchObject({ end: m.duration, outcome: 'running', task: { status: 'working' } });
+    expect(bar(s.forever).ms).toBeUndefined();
+  });
+});
+
+describe('live UI rows and cards', () => {
+  const rows = new SessionRows();
+  rows.add(s.records.map((r) => toLiveRow(r)));
+  const bar = (seq: number) => rows.bars.find((b) => b.seq === seq)!;
+
+  it("a task call's bar ends with the task; a running one stays open", () => {
+    expect(bar(s.research)).toMatchObject({ outcome: 'ok', taskMs: 4000, t1: s.records.find((r) => r.taskOf === s.research && r.taskMs !== undefined)!.time });
+    expect(bar(s.flaky)).toMatchObject({ outcome: 'error', taskMs: 900 });
+    expect(bar(s.forever).outcome).toBe('running');
+    expect(bar(s.forever).t1).toBeUndefined();
+    const ack = rows.rows.find((r) => r.r === s.research)!;
+    expect(ack).toMatchObject({ tk: 'R', ts: 'working' });
+  });
+
+  it("the card's latencies are the task durations, not the acknowledgements", () => {
+    const cards = new SessionCards();
+    for (const r of s.records) cards.add(0, 't.jsonrpc.log', r);
+    // initialize, tasks/get, echo, the elicitation, flaky's end (not its poll's 10 ms), the sampling task's
+    // end, tasks/result, ask, research's end, its tasks/result: no acknowledgement among them
+    expect(cards.all()[0]!.latency).toEqual([1, 1, 2, 389, 900, 150, 1, 162, 4000, 3691]);
+  });
+});
+
+describe('tail', () => {
+  const line = (r: (typeof s.records)[number]) => renderRecord(r, { color: false, full: false, width: 200 });
+
+  it('says the call runs on as a task, and where the task ended and how long it took', () => {
+    const ack = s.records.find((r) => r.reqSeq === s.research && r.kind === 'response')!;
+    expect(line(ack)).toContain('⧗ task R working: the call runs on as a task');
+    const end = s.records.find((r) => r.taskOf === s.research && r.taskMs !== undefined)!;
+    expect(line(end)).toContain(`⧗ task of #${s.research} completed — the task took 4000ms`);
+    expect(line(s.records.at(-1)!)).toContain('1 task still running');
+  });
+
+  it('--slow finds the task that took long; --errors the one that failed', () => {
+    const slow = s.records.filter(buildFilter({ slow: 3000 }));
+    expect(slow.map((r) => r.taskOf ?? r.reqSeq)).toEqual([s.research, s.research]);
+    const failedEnd = s.records.find((r) => r.taskOf === s.flaky && r.taskMs !== undefined)!;
+    expect(isProblem(failedEnd)).toBe(true);
   });
 });
