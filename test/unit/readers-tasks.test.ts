@@ -21,6 +21,7 @@ import { SessionCards } from '../../src/ui/session-cards.js';
 import { renderRecord } from '../../src/view/render-line.js';
 import { buildFilter, isProblem } from '../../src/view/filters.js';
 import { renderMarkdown } from '../../src/transcript/markdown.js';
+import { TaskCalls } from '../../src/log/task-records.js';
 import { taskSession } from './helpers/task-session.js';
 
 const s = taskSession();
@@ -225,5 +226,17 @@ describe('tail', () => {
     expect(slow.map((r) => r.taskOf ?? r.reqSeq)).toEqual([s.research, s.research]);
     const failedEnd = s.records.find((r) => r.taskOf === s.flaky && r.taskMs !== undefined)!;
     expect(isProblem(failedEnd)).toBe(true);
+  });
+});
+
+describe('bounded reader state', () => {
+  it('TaskCalls keeps at most its capacity, the newest, and counts what it dropped', () => {
+    const t = new TaskCalls<number>(2);
+    for (let i = 1; i <= 5; i++) t.set('s', i, i);
+    expect([...t.values()]).toEqual([4, 5]);
+    expect(t.size).toBe(2);
+    expect(t.dropped).toBe(3);
+    expect(t.get('s', 1)).toBeUndefined();
+    expect(t.get('other', 5)).toBeUndefined();
   });
 });
