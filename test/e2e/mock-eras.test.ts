@@ -75,22 +75,33 @@ let cleanup: () => void;
 let tsLog: string;
 let pyLog: string;
 const mock = (log: string) => [CLI, 'mock', log];
+const PY_CLIENT = join(PY_FIXTURES, 'client.py');
+const PY_SERVER = join(PY_FIXTURES, 'echo_server.py');
+/** What each client sees from the real servers, directly (run once, beside the recordings). */
+let direct: { node: Awaited<ReturnType<typeof jsonClient>>; py?: Awaited<ReturnType<typeof jsonClient>>; tsOfPy?: Awaited<ReturnType<typeof tsClient>> };
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('mcp-tap-mock-eras-'));
   tsLog = join(dir, 'ts-everything.jsonrpc.log');
   pyLog = join(dir, 'py-echo.jsonrpc.log');
-  const ts = tsClient(process.execPath, [CLI, '--log', tsLog, '--', process.execPath, EVERYTHING, 'stdio']);
-  const py = MODE === 'run' ? jsonClient(PYTHON, [join(PY_FIXTURES, 'client.py'), process.execPath, CLI, '--log', pyLog, '--', PYTHON, join(PY_FIXTURES, 'echo_server.py')]) : undefined;
-  const [t, p] = await Promise.all([ts, py]);
+  const python = MODE === 'run';
+  const [t, p, node, py, tsOfPy] = await Promise.all([
+    tsClient(process.execPath, [CLI, '--log', tsLog, '--', process.execPath, EVERYTHING, 'stdio']),
+    python ? jsonClient(PYTHON, [PY_CLIENT, process.execPath, CLI, '--log', pyLog, '--', PYTHON, PY_SERVER]) : undefined,
+    jsonClient(process.execPath, [DUAL_ERA, process.execPath, EVERYTHING, 'stdio']),
+    python ? jsonClient(PYTHON, [PY_CLIENT, process.execPath, EVERYTHING, 'stdio']) : undefined,
+    python ? tsClient(PYTHON, [PY_SERVER]) : undefined,
+  ]);
   expect(t.seen?.tools).toContain('echo');
   if (p) expect(p.seen).toMatchObject({ protocolVersion: '2026-07-28', echo: ['echo: hi'] });
+  direct = { node, ...(py ? { py } : {}), ...(tsOfPy ? { tsOfPy } : {}) };
 }, 60_000);
 afterAll(() => cleanup());
 
 describe('the mock of a TypeScript-SDK session (handshake era), a client that opens with server/discover', () => {
   it('the Node dual-era client sees through the mock what it sees from the real server', async () => {
-    const [real, mocked] = await Promise.all([jsonClient(process.execPath, [DUAL_ERA, process.execPath, EVERYTHING, 'stdio']), jsonClient(process.execPath, [DUAL_ERA, process.execPath, ...mock(tsLog)])]);
+    const real = direct.node;
+    const mocked = await jsonClient(process.execPath, [DUAL_ERA, process.execPath, ...mock(tsLog)]);
     expect(real.seen).toMatchObject({ probe: -32601, probeMessage: 'Method not found', protocolVersion: '2025-11-25', echo: 'Echo: hi' });
     expect(mocked.seen).toEqual(real.seen);
     expect(mocked.stderr).toContain('mcp-tap: mock: server/discover refused with -32601, as the recorded server (handshake era, 2025-11-25) refuses it: the client falls back to initialize');
@@ -98,7 +109,8 @@ describe('the mock of a TypeScript-SDK session (handshake era), a client that op
 
   withPython('with the Python SDK client', () => {
     it('sees through the mock what it sees from the real server', async () => {
-      const [real, mocked] = await Promise.all([jsonClient(PYTHON, [join(PY_FIXTURES, 'client.py'), process.execPath, EVERYTHING, 'stdio']), jsonClient(PYTHON, [join(PY_FIXTURES, 'client.py'), process.execPath, ...mock(tsLog)])]);
+      const real = direct.py!;
+      const mocked = await jsonClient(PYTHON, [PY_CLIENT, process.execPath, ...mock(tsLog)]);
       expect(real.seen).toMatchObject({ protocolVersion: '2025-11-25', echo: ['Echo: hi'] });
       expect(mocked.seen).toEqual(real.seen);
       expect(mocked.stderr).toContain('server/discover refused with -32601, as the recorded server (handshake era, 2025-11-25) refuses it');
@@ -108,7 +120,8 @@ describe('the mock of a TypeScript-SDK session (handshake era), a client that op
 
 withPython('the mock of a Python-SDK session (stateless), the TypeScript SDK client (initialize)', () => {
   it('sees through the mock what it sees from the real dual-era server', async () => {
-    const [real, mocked] = await Promise.all([tsClient(PYTHON, [join(PY_FIXTURES, 'echo_server.py')]), tsClient(process.execPath, mock(pyLog))]);
+    const real = direct.tsOfPy!;
+    const mocked = await tsClient(process.execPath, mock(pyLog));
     expect(real.error).toBeUndefined();
     expect(real.seen).toMatchObject({ serverInfo: { name: 'py-echo' }, tools: ['echo'] });
     expect(mocked.error, mocked.stderr).toBeUndefined();
