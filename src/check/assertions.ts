@@ -70,7 +70,13 @@ export function evaluateAssertions(
       if (!matches(limit.key, r) || r.status === 'cancelled') return;
       matched++;
       const name = r.target !== undefined ? `${r.method} ${JSON.stringify(r.target)}` : r.method;
-      if (r.status === 'unanswered') {
+      if (r.status === 'task-running') {
+        // its duration is at least the rest of the session
+        if (r.runningMs !== undefined && r.runningMs > limit.ms) {
+          failures++;
+          problems.push({ ruleId: 'max-ms-exceeded', category: 'assertions', assertion: outcomes.length, message: `${name} (seq ${r.seq}): its task was still running after ${showMs(r.runningMs)} when the session ended, over the ${showMs(limit.ms)} limit (--max-ms ${limit.key}=${limit.ms})`, seq: r.seq, line: r.line, request: index });
+        }
+      } else if (r.status === 'unanswered') {
         failures++;
         problems.push({ ruleId: 'max-ms-exceeded', category: 'assertions', assertion: outcomes.length, message: `${name} (seq ${r.seq}) got no answer; limit ${showMs(limit.ms)} (--max-ms ${limit.key}=${limit.ms})`, seq: r.seq, line: r.line, request: index });
       } else if (r.ms !== undefined && r.ms > limit.ms) {

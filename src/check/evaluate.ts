@@ -40,6 +40,10 @@ const refused = (q: RequestFact): boolean => q.answer?.kind === 'error' && isRef
 
 const statusOf = (q: RequestFact): RequestStatus => {
   if (refused(q)) return 'refused-probe';
+  const t = q.task;
+  if (t && !t.ended) return 'task-running';
+  if (t?.status === 'failed') return 'task-failed';
+  if (t?.status === 'cancelled') return 'cancelled';
   if (q.answer) return q.answer.kind === 'error' ? 'error' : q.answer.isError ? 'is-error' : 'ok';
   return q.cancelled ? 'cancelled' : 'unanswered';
 };
@@ -51,7 +55,10 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 function outcomeOf(q: RequestFact): RequestOutcome {
   const o: RequestOutcome = { seq: q.seq, line: q.line, from: q.from, id: q.id, method: q.method, status: statusOf(q) };
   if (q.target !== undefined) o.target = q.target;
-  if (q.answer?.ms !== undefined) o.ms = round(q.answer.ms);
+  if (q.task && !q.task.ended) {
+    if (q.task.runningMs !== undefined) o.runningMs = round(q.task.runningMs);
+  } else if (q.answer?.ms !== undefined) o.ms = round(q.answer.ms);
+  if (q.task) o.task = { taskId: q.task.taskId, status: q.task.status };
   if (q.answer?.error) o.error = q.answer.error;
   if (q.answer) {
     o.answerSeq = q.answer.seq;
@@ -77,7 +84,10 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     const who = q.from === 'client' ? 'server' : 'client';
     const a = q.answer;
     if (refused(q)) return; // the discovery probe refused: the protocol working, the client falls back
-    if (a?.kind === 'error') {
+    if (q.task && (!q.task.ended || q.task.status === 'cancelled')) return; // still running (tasks outlive sessions), or cancelled by the requestor
+    if (q.task?.status === 'failed' && a) {
+      problems.push({ ruleId: 'task-failed', category: 'errors', message: `the ${who}'s task for ${nameOf(q)} (id ${idOf(q.id)}, seq ${q.seq}) ended failed${a.ms !== undefined ? ` after ${round(a.ms)} ms` : ''}`, seq: a.seq, line: a.line, request: index });
+    } else if (a?.kind === 'error') {
       const e = a.error;
       const detail = e ? `${e.code ?? '?'}${e.message !== undefined ? ` ${JSON.stringify(e.message)}` : ''}` : '';
       problems.push({ ruleId: 'jsonrpc-error', category: 'errors', message: `the ${who} answered ${nameOf(q)} (id ${idOf(q.id)}, seq ${q.seq}) with error ${detail}`.trimEnd(), seq: a.seq, line: a.line, request: index });
@@ -173,12 +183,14 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     },
     summary: {
       requests: requests.length + omitted,
-      answered: requests.filter((r) => r.status !== 'unanswered' && r.status !== 'cancelled').length + omitted,
-      errors: requests.filter((r) => r.status === 'error').length,
+      answered: requests.filter((r) => r.status !== 'unanswered' && r.status !== 'cancelled' && r.status !== 'task-running').length + omitted,
+      errors: requests.filter((r) => r.status === 'error' || r.status === 'task-failed').length,
       isError: requests.filter((r) => r.status === 'is-error').length,
       unanswered: count('unanswered'),
       cancelled: requests.filter((r) => r.status === 'cancelled').length,
       refusedProbes: requests.filter((r) => r.status === 'refused-probe').length,
+      tasks: requests.filter((r) => r.task !== undefined).length,
+      tasksRunning: requests.filter((r) => r.status === 'task-running').length,
       findings: count('findings'),
       schemaProblems,
       assertionsFailed: count('assertions'),

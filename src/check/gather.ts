@@ -5,6 +5,7 @@
  */
 import type { RecordItem } from '../log/read-log.js';
 import type { JsonRpcId, LogRecord } from '../log/record.js';
+import { TaskCalls, taskFacts, type TaskFacts } from '../log/task-records.js';
 
 /** Where a fact sits in the log: the record's seq and its 1-based line in the file. */
 export interface Located {
@@ -33,6 +34,24 @@ export interface RequestFact extends Located {
   answer?: AnswerFact;
   /** A notifications/cancelled referred to it. */
   cancelled: boolean;
+  /**
+   * The answer was a CreateTaskResult: the request is done when its task ends, and `answer` then holds
+   * the record that ended it, with the task's duration as `ms`.
+   */
+  task?: TaskFact;
+}
+
+/** A request's task, as far as the log shows it. */
+export interface TaskFact {
+  taskId: string;
+  /** The last status seen. */
+  status: string;
+  /** A terminal status or the final result was seen. */
+  ended: boolean;
+  /** Still running: ms from the call to the session's last record. */
+  runningMs?: number;
+  /** Epoch ms of the call. */
+  callTime: number;
 }
 
 /** A note (finding) of a record, with where it is. */
@@ -106,9 +125,9 @@ export interface OmittedRequests {
   maxMsMatched: Map<string, number>;
 }
 
-/** The request got a plain answer: no error (a refused probe is one), no isError. */
+/** The request got a plain answer: no error (a refused probe is one), no isError, no task that failed or was cancelled. */
 export const answeredOk = (q: RequestFact): boolean =>
-  q.answer !== undefined && q.answer.kind === 'response' && !q.answer.isError;
+  q.answer !== undefined && q.answer.kind === 'response' && !q.answer.isError && (q.task === undefined || q.task.status === 'completed');
 
 /** Whether a --max-ms key applies to a request (client requests, by method, target or `*`). */
 export const maxMsMatches = (key: string, q: { from: string; method: string; target?: string }): boolean =>
@@ -156,6 +175,8 @@ export class SessionGatherer {
   private readonly ordinal = new Map<RequestFact, number>();
   private nextOrdinal = 0;
   private readonly kept = new Set<RequestFact>();
+  /** Requests answered with a task, until it ends (bounded). */
+  private readonly taskCalls = new TaskCalls<RequestFact>();
 
   constructor(
     path: string,
@@ -209,10 +230,31 @@ export class SessionGatherer {
       default:
         break;
     }
+    if (typeof r.taskId === 'string') {
+      const tf = taskFacts(r);
+      if (tf) this.taskRecord(tf, at);
+    }
+  }
+
+  /** A record of a task: the one that ends it makes it the request's answer, with the task's duration. */
+  private taskRecord(tf: TaskFacts, at: Located): void {
+    const q = this.taskCalls.get(this.facts.session, tf.callSeq);
+    const t = q?.task;
+    if (!q?.answer || !t) return;
+    if (tf.isError) q.answer.isError = true;
+    if (tf.status !== undefined && !t.ended) t.status = tf.status;
+    if (tf.endMs === undefined || t.ended) return;
+    t.ended = true;
+    q.answer = { ...q.answer, seq: at.seq, line: at.line, ms: tf.endMs };
+    this.taskCalls.delete(this.facts.session, tf.callSeq);
+    this.settle(q);
   }
 
   finish(): SessionFacts {
     const f = this.facts;
+    for (const q of this.taskCalls.values()) {
+      if (q.task && !q.task.ended && this.lastTime !== undefined) q.task.runningMs = Math.max(0, this.lastTime - q.task.callTime);
+    }
     for (const [method, map] of this.listings) {
       const slot = LISTINGS[method]!.slot;
       f[slot] = [...map.values()];
@@ -332,7 +374,11 @@ export class SessionGatherer {
       };
     }
     q.answer = a;
-    this.settle(q);
+    if (typeof r.taskId === 'string' && typeof r.taskOf !== 'number') {
+      // a CreateTaskResult: the request waits for its task (taskRecord settles it)
+      q.task = { taskId: r.taskId, status: typeof r.taskStatus === 'string' ? r.taskStatus : 'working', ended: false, callTime: r.time - (a.ms ?? 0) };
+      this.taskCalls.set(this.facts.session, q.seq, q);
+    } else this.settle(q);
     // a seq whose requests are all answered is looked up no more (a late cancel changes no status)
     if ((this.bySeq.get(reqSeq) ?? []).every((x) => x.answer !== undefined)) this.bySeq.delete(reqSeq);
     if (kind === 'response' && isObj(msg)) this.result(q, msg['result'], at, r.truncated === true);

@@ -68,7 +68,8 @@ export function renderJunit(report: CheckReport): string {
     const c: Case = { classname: `mcp-tap.requests.${r.from}`, name: requestName(r), failures: byRequest.get(i) ?? [] };
     const t = seconds(r.ms);
     if (t !== undefined) c.time = t;
-    if (r.status === 'cancelled') c.out = ['cancelled by the requester; no answer expected'];
+    if (r.status === 'cancelled') c.out = [r.task ? 'its task was cancelled' : 'cancelled by the requester; no answer expected'];
+    if (r.status === 'task-running') c.out = [`its task (${r.task?.status ?? 'working'}) was still running when the session ended`];
     if (r.status === 'refused-probe') c.out = [`discovery probe refused (${r.error?.code ?? '?'}): the client falls back to initialize`];
     return c;
   });

@@ -42,7 +42,7 @@ export function renderText(report: CheckReport): string {
   out.push(`  session   ${glance.join(' · ')}`);
   out.push(
     `  requests  ${s.requests}: ${s.answered} answered, ${plural(s.errors, 'error')}, ${s.isError} isError, ${s.unanswered} unanswered` +
-      `${s.cancelled > 0 ? `, ${s.cancelled} cancelled` : ''}${s.durationMs !== null ? ` · ${formatMs(s.durationMs)} in all` : ''}`,
+      `${s.cancelled > 0 ? `, ${s.cancelled} cancelled` : ''}${s.tasks > 0 ? `, ${plural(s.tasks, 'task')} (${s.tasksRunning} still running)` : ''}${s.durationMs !== null ? ` · ${formatMs(s.durationMs)} in all` : ''}`,
   );
   out.push(`  checks    ${plural(s.findings, 'finding')}, ${plural(s.schemaProblems, 'schema problem')}, ${plural(s.assertionsFailed, 'failed assertion')}`);
 

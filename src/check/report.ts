@@ -22,8 +22,12 @@ export interface Problem {
   assertion?: number;
 }
 
-/** How a request ended. `refused-probe`: a server/discover the server refused (-32601, -32022); the client falls back. */
-export type RequestStatus = 'ok' | 'error' | 'is-error' | 'unanswered' | 'cancelled' | 'refused-probe';
+/**
+ * How a request ended. `refused-probe`: a server/discover the server refused (-32601, -32022); the client
+ * falls back. A request answered with a task ends with its task: `task-failed`, `cancelled`, or (status
+ * completed) `ok` / `is-error`; `task-running`: the task had not ended when the session did.
+ */
+export type RequestStatus = 'ok' | 'error' | 'is-error' | 'unanswered' | 'cancelled' | 'refused-probe' | 'task-failed' | 'task-running';
 
 /** One request of the session and how it went (JUnit makes a testcase of each). */
 export interface RequestOutcome {
@@ -34,7 +38,12 @@ export interface RequestOutcome {
   method: string;
   target?: string;
   status: RequestStatus;
+  /** Latency: for a request answered with a task, the task's duration (to its terminal status or final result). */
   ms?: number;
+  /** task-running: ms from the request to the session's last record (the task took at least that long). */
+  runningMs?: number;
+  /** The request was answered with a task (a CreateTaskResult): its id and last status. */
+  task?: { taskId: string; status: string };
   error?: { code?: number; message?: string };
   /** Where the answer is in the log. */
   answerSeq?: number;
@@ -62,6 +71,10 @@ export interface CheckSummary {
   cancelled: number;
   /** server/discover probes the server refused (the client fell back to initialize); not errors. */
   refusedProbes: number;
+  /** Requests answered with a task; `errors` counts those whose task failed. */
+  tasks: number;
+  /** Tasks still running when the session ended (not answered, not an error). */
+  tasksRunning: number;
   findings: number;
   schemaProblems: number;
   assertionsFailed: number;

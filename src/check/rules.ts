@@ -135,6 +135,13 @@ export const CHECK_RULES: readonly RuleInfo[] = [
     helpUri: `${TOOLS}#error-handling`,
   },
   {
+    id: 'task-failed',
+    category: 'errors',
+    summary: 'a request answered with a task ended failed',
+    help: 'The task reached status failed, or tasks/result returned an error. Look at the task\'s statusMessage (tasks/get, notifications/tasks/status) and the final result in the log (mcp-tap export).',
+    helpUri: `${SPEC}/basic/utilities/tasks`,
+  },
+  {
     id: 'initialize-timeout',
     category: 'findings',
     summary: 'the server did not answer initialize in time',

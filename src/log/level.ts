@@ -20,8 +20,8 @@ export function recordLevel(rec: LogRecord): number {
   if (kind === 'batch' && rec.items !== undefined) {
     for (const item of rec.items) if (item.kind === 'error' || item.kind === 'invalid') return ERROR;
   }
-  // a tool that failed (result.isError) is not a protocol error
-  return rec.notes !== undefined || rec.isError === true ? WARN : INFO;
+  // a tool that failed (result.isError) or a task that ended failed is not a protocol error
+  return rec.notes !== undefined || rec.isError === true || (rec.taskMs !== undefined && rec.taskStatus === 'failed') ? WARN : INFO;
 }
 
 function eventLevel(rec: LogRecord): number {

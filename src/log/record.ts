@@ -41,6 +41,10 @@ export interface BatchItem {
   inputRequired?: true;
   retryOf?: number;
   exchangeMs?: number;
+  taskId?: string;
+  taskOf?: number;
+  taskStatus?: string;
+  taskMs?: number;
   notes?: Note[];
 }
 
@@ -121,6 +125,14 @@ export interface LogRecord {
   retryOf?: number;
   /** 2026-07-28: answers that end a multi-round exchange: ms since the first request of the exchange. */
   exchangeMs?: number;
+  /** Tasks: the task this record belongs to (on the CreateTaskResult answer and every linked record). */
+  taskId?: string;
+  /** Tasks: seq of the request that created the task (every linked record but the CreateTaskResult answer). */
+  taskOf?: number;
+  /** Tasks: the status this record reports (working, input_required, completed, failed, cancelled). */
+  taskStatus?: string;
+  /** Tasks: on the record that ends the task (terminal status or final result), ms since the call. */
+  taskMs?: number;
 
   /** pino's numeric level (30 info, 40 warn, 50 error; src/log/level.ts): the last member before `msg`. */
   level?: number;

@@ -141,6 +141,10 @@ function checkCommon(x: Obj, p: string[], at: string): void {
   if ('reqSeq' in x && !isPosInt(x['reqSeq'])) p.push(`${at}reqSeq must be a positive integer`);
   if ('retryOf' in x && !isPosInt(x['retryOf'])) p.push(`${at}retryOf must be a positive integer`);
   if ('ms' in x && !isMs(x['ms'])) p.push(`${at}ms must be a non-negative number`);
+  if ('taskMs' in x && !isMs(x['taskMs'])) p.push(`${at}taskMs must be a non-negative number`);
+  if ('taskOf' in x && !isPosInt(x['taskOf'])) p.push(`${at}taskOf must be a positive integer`);
+  for (const f of ['taskId', 'taskStatus'] as const) if (f in x && typeof x[f] !== 'string') p.push(`${at}${f} must be a string`);
+  if ('taskMs' in x && !('taskStatus' in x)) p.push(`${at}taskMs comes with the taskStatus that ended the task`);
   for (const f of ['isError', 'cancelled', 'inputRequired'] as const) {
     if (f in x && x[f] !== true) p.push(`${at}${f} must be true when present`);
   }
@@ -187,6 +191,15 @@ function checkEvent(x: Obj, p: string[]): void {
           p.push(`pending[${i}] must be {from, id, method, seq}`);
         }
       });
+      const tasks = x['openTasks'];
+      if (tasks !== undefined && !Array.isArray(tasks)) p.push('openTasks must be an array');
+      if (Array.isArray(tasks)) {
+        tasks.forEach((r, i) => {
+          if (!isObj(r) || (r['from'] !== 'client' && r['from'] !== 'server') || !isId(r['id']) || typeof r['method'] !== 'string' || !isPosInt(r['seq']) || typeof r['taskId'] !== 'string' || typeof r['status'] !== 'string') {
+            p.push(`openTasks[${i}] must be {from, id, method, seq, taskId, status}`);
+          }
+        });
+      }
       break;
     }
     case 'lifecycle':

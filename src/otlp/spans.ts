@@ -69,6 +69,8 @@ export interface SpanOptions {
 interface OpenSpan {
   span: Span;
   method: string;
+  /** Answered with a task: the span lasts until the task ends. */
+  task?: true;
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
@@ -151,6 +153,7 @@ export class SpanBuilder {
       default:
         break;
     }
+    if (typeof record.taskOf === 'number') this.onTaskRecord(record, record.taskOf, out);
     return out;
   }
 
@@ -234,6 +237,13 @@ export class SpanBuilder {
     const cancelled = (end as LogRecord)['cancelledPending'];
     if (Array.isArray(cancelled)) for (const p of cancelled as { seq?: unknown }[]) if (typeof p.seq === 'number') cancelledSeqs.add(p.seq);
     for (const [key, o] of this.open) {
+      if (o.task) {
+        // a task still running when the session ended: not an error, not answered
+        o.span.end = Math.max(time, o.span.start);
+        o.span.attributes['mcp_tap.task.running'] = true;
+        out.push(o.span);
+        continue;
+      }
       const seq = Number.parseInt(key, 10);
       const type = cancelledSeqs.has(seq) || o.span.attributes['mcp_tap.cancelled'] === true ? 'cancelled' : 'unanswered';
       this.endSpan(o.span, time, type, out);
@@ -333,6 +343,12 @@ export class SpanBuilder {
       }
     }
     if (record.retryOf !== undefined) attributes['mcp_tap.retry_of'] = this.spanIdFor(record.retryOf);
+    // a request of a task (tasks/get, tasks/result, an elicitation inside it) nests under the call's span
+    const call = typeof record.taskOf === 'number' ? this.open.get(String(record.taskOf)) : undefined;
+    if (call?.task && span.parentSpanId === this.rootId) {
+      span.parentSpanId = call.span.spanId;
+      span.traceId = call.span.traceId;
+    }
     this.addNotes(span, record.time, notes);
     const k = typeof key === 'number' ? String(key) : key;
     this.open.set(k, { span, method });
@@ -345,8 +361,18 @@ export class SpanBuilder {
     const key = this.open.has(String(reqSeq)) ? String(reqSeq) : `${reqSeq}#${json(id)}`;
     const o = this.open.get(key);
     if (!o) return;
-    this.open.delete(key);
     const span = o.span;
+    if (typeof record.taskId === 'string' && typeof record.taskOf !== 'number') {
+      // a CreateTaskResult: the call goes on as a task (its span ends with the task, onTaskRecord)
+      span.attributes['mcp_tap.task.id'] = record.taskId;
+      span.events.push({ name: 'mcp_tap.task.created', time: record.time, attributes: typeof record.taskStatus === 'string' ? { 'mcp_tap.task.status': record.taskStatus } : {} });
+      o.task = true;
+      this.addNotes(span, record.time, record.notes);
+      if (record.taskMs === undefined) return;
+      this.endTask(o, key, record, out);
+      return;
+    }
+    this.open.delete(key);
     span.end = Math.max(record.time, span.start);
     const isError = record.kind === 'error';
     if (isError) {
@@ -367,6 +393,35 @@ export class SpanBuilder {
     }
     this.addNotes(span, record.time, record.notes);
     if (span.status.message === undefined) delete span.status.message;
+    out.push(span);
+  }
+
+  /** A record of a task (`taskOf`): its status as an event of the call's span, which ends with the task. */
+  private onTaskRecord(record: LogRecord, callSeq: number, out: Span[]): void {
+    const key = String(callSeq);
+    const o = this.open.get(key);
+    if (!o?.task) return;
+    if (typeof record.taskStatus === 'string') o.span.events.push({ name: 'mcp_tap.task.status', time: record.time, attributes: { 'mcp_tap.task.status': record.taskStatus } });
+    if (record.taskMs !== undefined) this.endTask(o, key, record, out);
+  }
+
+  /** The record that ended a task ends its call's span: failed and cancelled are errors of the call. */
+  private endTask(o: OpenSpan, key: string, record: LogRecord, out: Span[]): void {
+    this.open.delete(key);
+    const span = o.span;
+    span.end = Math.max(record.time, span.start);
+    const status = record.taskStatus;
+    if (typeof status === 'string') span.attributes['mcp_tap.task.status'] = status;
+    if (status === 'failed') {
+      span.attributes[ATTR.errorType] = 'task_failed';
+      span.status = { code: 'error', message: 'the task failed' };
+    } else if (status === 'cancelled') {
+      span.attributes[ATTR.errorType] = 'cancelled';
+      span.status = { code: 'error', message: 'the task was cancelled' };
+    } else if (record.isError === true) {
+      span.attributes[ATTR.errorType] = 'tool_error';
+      span.status = { code: 'error', message: 'the tool reported an error (isError)' };
+    }
     out.push(span);
   }
 

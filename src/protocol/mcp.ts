@@ -22,6 +22,9 @@ export const META = {
   serverInfo: 'io.modelcontextprotocol/serverInfo',
 } as const;
 
+/** `_meta` key of a message that belongs to a task (2025-11-25 and the tasks extension): `{taskId}`. */
+export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
 /** MCP error codes beyond JSON-RPC's, by name. */
 export const MCP_ERRORS: Readonly<Record<number, string>> = {
   [-32002]: 'resource not found (2025-11-25 and earlier)',
@@ -164,7 +167,7 @@ let lastTable: VersionTable = UNION;
 /**
  * Checks `method` sent by `from` as a request (`isRequest`) or notification under `version` (undefined or
  * unknown: any revision). Methods no revision defines (extensions, custom methods) are never flagged; in
- * the stateless era neither are `tasks/*` (the tasks extension).
+ * the stateless era neither are `tasks/*` and `notifications/tasks/status` (the tasks extension).
  */
 export function checkMethod(
   version: string | undefined,
@@ -199,7 +202,8 @@ export function checkMethod(
     };
   }
   if (!known) return null;
-  if (eraOf(version) === 'stateless' && method.startsWith('tasks/')) return null; // tasks extension
+  // the tasks extension: its requests and its status notification (named as in 2025-11-25)
+  if (eraOf(version) === 'stateless' && (method.startsWith('tasks/') || method === 'notifications/tasks/status')) return null;
   const stateless = eraOf(version) === 'stateless';
   const hint =
     stateless && from === 'server' && isRequest

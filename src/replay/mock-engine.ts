@@ -16,11 +16,15 @@
  *   a moment later (ANSWER_GAP_MS), not in the same write: clients such as the TypeScript SDK handle
  *   notifications a tick later than answers, and drop progress that arrives together with the answer.
  * - A message the log shortened is served as the log holds it, and stderr says so.
+ * - A client of the other protocol era is met as the recorded server would meet it (mock-era.ts): a
+ *   handshake-era recording refuses `server/discover`; a stateless one answers `initialize` from its
+ *   recorded `server/discover` result, and then its results without `resultType`.
  */
 import type { JsonRpcId } from '../log/record.js';
 import { isObject, metaOf, type JsonObject } from '../protocol/jsonrpc.js';
 import { AnswerBook } from './answer-book.js';
 import { deepEqual } from './compare.js';
+import { eraNote, initializeFromDiscover, legacyResult, METHOD_NOT_FOUND, recordedEra, type RecordedEra } from './mock-era.js';
 import { idKey, paramsOf, targetOf, type RecMsg, type RecordedSession } from './recorded.js';
 import { recordLargerAdvice } from './shortened.js';
 
@@ -64,6 +68,9 @@ export class MockEngine {
   private readonly deferred: Deferred[] = [];
   private readonly warnedShort = new Set<RecMsg>();
   private fresh = 0;
+  private readonly era: RecordedEra;
+  /** A handshake-era client is served from a stateless recording: results lose `resultType`. */
+  private legacyClient = false;
 
   constructor(
     private readonly session: RecordedSession,
@@ -73,6 +80,7 @@ export class MockEngine {
       .filter((m) => m.from === 'client' && m.kind === 'request' && session.answerOf(m) !== undefined)
       .map((request) => ({ request, answer: session.answerOf(request), used: 0 }));
     this.book = new AnswerBook(entries, { byTarget: true });
+    this.era = recordedEra(session);
     this.clientNotes = session.messages.filter((m) => m.from === 'client' && m.kind === 'notification');
     const requestsBySeq = new Map<number, RecMsg>();
     let last: Anchor = 'start';
@@ -182,12 +190,33 @@ export class MockEngine {
     const reply: JsonObject = { jsonrpc: '2.0', id };
     const msg = isObject(answer.msg) ? answer.msg : {};
     if ('error' in msg) reply['error'] = msg['error'];
-    else reply['result'] = msg['result'] ?? {};
+    else reply['result'] = this.legacyClient ? legacyResult(msg['result'] ?? {}) : (msg['result'] ?? {});
     return JSON.stringify(reply);
+  }
+
+  /** A request of the other era that the recording has no answer for, met as the recorded server would. */
+  private otherEra(method: string, params: unknown, id: JsonRpcId): Array<MockOut | { stdout: string; answer: true }> | undefined {
+    if (this.book.entries(method).length > 0) return undefined;
+    if (method === 'server/discover' && this.era.era === 'handshake') {
+      const v = this.era.answeredVersion;
+      return [
+        { stderr: `server/discover refused with -32601, as the recorded server (handshake era${v !== undefined ? `, ${v}` : ''}) refuses it: the client falls back to initialize` },
+        { stdout: JSON.stringify({ jsonrpc: '2.0', id, error: METHOD_NOT_FOUND }), answer: true },
+      ];
+    }
+    if (method === 'initialize' && this.era.era === 'stateless') {
+      const a = initializeFromDiscover(this.era, params, this.session.server.name);
+      if (a.result) this.legacyClient = true;
+      const reply = a.result ? { jsonrpc: '2.0', id, result: a.result } : { jsonrpc: '2.0', id, error: a.error };
+      return [{ stderr: a.say }, { stdout: JSON.stringify(reply), answer: true }];
+    }
+    return undefined;
   }
 
   private onRequest(el: JsonObject, method: string, id: JsonRpcId): Array<MockOut | { stdout: string; answer: true }> {
     const params = el['params'];
+    const crossed = this.otherEra(method, params, id);
+    if (crossed) return crossed;
     const match = this.book.match(method, params);
     if (!match) {
       if (method === 'ping') return [{ stdout: JSON.stringify({ jsonrpc: '2.0', id, result: {} }), answer: true }];
@@ -294,6 +323,11 @@ export class MockEngine {
     let d: number | undefined;
     for (const x of this.deferred) if (d === undefined || x.deadline < d) d = x.deadline;
     return d;
+  }
+
+  /** The start-up line about the recorded server's era and clients of the other one, if any. */
+  eraNote(): ReturnType<typeof eraNote> {
+    return eraNote(this.era);
   }
 
   /** What the mock can answer, for the start-up line on stderr. */

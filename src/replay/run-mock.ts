@@ -19,10 +19,12 @@ export interface MockIo {
   say: (text: string) => void;
 }
 
-/** Serves the session until the client goes away. */
-export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs: number): Promise<void> {
+/** Serves the session until the client goes away; `quiet`: only what is wrong or refused goes to stderr. */
+export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs: number, quiet = false): Promise<void> {
   const started = performance.now();
   const engine = new MockEngine(session, { now: () => performance.now() - started, answerWaitMs });
+  const era = engine.eraNote();
+  if (era && (!quiet || era.refuses)) io.say(era.text);
   await new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     let done = false;

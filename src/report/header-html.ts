@@ -75,6 +75,7 @@ export function renderHeaderHtml(s: SessionSummary): string {
     countCell('isError results', s.isErrorResults, true),
     countCell('Findings', s.findings.total, true),
     countCell('Unanswered requests', s.unansweredCount, true),
+    ...(s.tasks.count > 0 ? [countCell('Calls answered with a task', s.tasks.count), countCell('Tasks still running', s.tasks.runningCount)] : []),
     '</tbody></table>',
   );
   out.push('<div class="lists">');
@@ -83,7 +84,7 @@ export function renderHeaderHtml(s: SessionSummary): string {
     out.push('<table class="slowest"><caption>Slowest calls</caption><thead><tr><th>#</th><th>Method</th><th>Target</th><th>Latency</th><th>Outcome</th></tr></thead><tbody>');
     for (const c of s.slowest) {
       out.push(
-        `<tr><td>${seqLink(c.reqSeq ?? c.seq)}</td><td>${code(c.method)}</td><td>${c.target !== undefined ? code(c.target) : ''}</td><td class="num">${escapeHtml(formatMs(c.ms))}</td><td><span class="pill o-${c.outcome === 'result' ? 'ok' : c.outcome}">${c.outcome === 'result' ? 'ok' : c.outcome === 'refused' ? 'refused probe' : c.outcome}</span></td></tr>`,
+        `<tr><td>${seqLink(c.reqSeq ?? c.seq)}</td><td>${code(c.method)}</td><td>${c.target !== undefined ? code(c.target) : ''}</td><td class="num">${escapeHtml(formatMs(c.ms))}</td><td><span class="pill o-${c.outcome === 'result' ? 'ok' : c.outcome}">${c.outcome === 'result' ? 'ok' : c.outcome === 'refused' ? 'refused probe' : c.outcome}</span>${c.task ? ' task' : ''}</td></tr>`,
       );
     }
     out.push('</tbody></table>');
@@ -98,6 +99,10 @@ export function renderHeaderHtml(s: SessionSummary): string {
   }
   if (s.cancelled.length > 0) {
     out.push('<div class="block"><h3>Cancelled, never answered</h3>', pendingList(s.cancelled, s.cancelled.length), '</div>');
+  }
+  if (s.tasks.running.length > 0) {
+    const items = s.tasks.running.map((t) => ({ from: t.from, id: t.id as PendingRequest['id'], method: `${t.method} (task ${t.taskId}: ${t.status})`, seq: t.seq }));
+    out.push('<div class="block"><h3>Tasks still running at the end</h3>', pendingList(items, s.tasks.runningCount), '</div>');
   }
   out.push('</div></div>');
   return out.join('\n');

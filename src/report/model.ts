@@ -7,11 +7,14 @@ import type { JsonRpcId, LogRecord } from '../log/record.js';
 import { errorCodeOf, isRefusedProbe } from '../protocol/probe.js';
 import { summarizeSession, type SessionSummary } from '../transcript/summary.js';
 
-/** How a request ended; `unanswered` bars run to the end of the session. */
-/** `refused`: a server/discover probe the server refused (-32601, -32022); the client falls back. */
-export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered' | 'refused';
+/**
+ * How a request ended; `unanswered` bars run to the end of the session. `refused`: a server/discover
+ * probe the server refused (-32601, -32022); the client falls back. A request answered with a task ends
+ * with its task (`failed` is `error`); `running`: its task had not ended when the session did.
+ */
+export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered' | 'refused' | 'running';
 
-export const OUTCOMES: readonly Outcome[] = ['ok', 'error', 'isError', 'cancelled', 'unanswered', 'refused'];
+export const OUTCOMES: readonly Outcome[] = ['ok', 'error', 'isError', 'cancelled', 'unanswered', 'refused', 'running'];
 
 /** One request of the waterfall. */
 export interface Bar {
@@ -38,6 +41,8 @@ export interface Bar {
   progress: number[];
   /** An error answer's code and message, or the text of an isError result (short). */
   errorText?: string;
+  /** Answered with a task: its id, the last status seen, and when the CreateTaskResult came. */
+  task?: { id: string; status: string; at: number };
 }
 
 /** A mark on a lane: when, and which record. */
@@ -150,6 +155,23 @@ function settle(bar: Bar, a: AnswerLike): void {
   if (a.cancelled) bar.outcome = 'cancelled';
 }
 
+/** The record that ended a bar's task: the bar ends there, with the task's duration and outcome. */
+function endTask(bar: Bar, r: LogRecord, t: number): void {
+  bar.end = Math.max(bar.start, t);
+  if (typeof r.taskMs === 'number') bar.ms = r.taskMs;
+  const status = typeof r.taskStatus === 'string' ? r.taskStatus : 'completed';
+  bar.task!.status = status;
+  if (status === 'failed') {
+    bar.outcome = 'error';
+    bar.errorText = r.kind === 'error' ? (errorTextOf(r.msg) ?? 'the task failed') : 'the task failed';
+  } else if (status === 'cancelled') bar.outcome = 'cancelled';
+  else if (r.isError === true) {
+    bar.outcome = 'isError';
+    const text = isErrorTextOf(r.msg);
+    if (text !== undefined) bar.errorText = text;
+  } else bar.outcome = 'ok';
+}
+
 /**
  * One session's records (in log order) → the waterfall model. `summary`: the whole session's, when the
  * records are a sample of it (src/transcript/sampling.ts).
@@ -181,6 +203,13 @@ export function buildSessionModel(records: readonly LogRecord[], summary: Sessio
 
   for (const r of records) {
     const t = off(r.time);
+    if (typeof r.taskOf === 'number') {
+      const bar = single.get(r.taskOf);
+      if (bar?.task && bar.outcome === 'running') {
+        if (typeof r.taskStatus === 'string') bar.task.status = r.taskStatus;
+        if (typeof r.taskMs === 'number') endTask(bar, r, t);
+      } else if (bar?.task && r.isError === true && bar.outcome === 'ok') bar.outcome = 'isError';
+    }
     switch (r.kind) {
       case 'request': {
         if (r.from !== 'client' && r.from !== 'server') break;
@@ -193,6 +222,17 @@ export function buildSessionModel(records: readonly LogRecord[], summary: Sessio
       }
       case 'response':
       case 'error': {
+        if (typeof r.taskId === 'string' && typeof r.taskOf !== 'number' && r.kind === 'response') {
+          // a CreateTaskResult: the bar runs on until the task ends
+          const bar = typeof r.reqSeq === 'number' ? single.get(r.reqSeq) : undefined;
+          if (bar && bar.from !== r.from && bar.answerSeq === undefined && bar.task === undefined) {
+            bar.task = { id: r.taskId, status: typeof r.taskStatus === 'string' ? r.taskStatus : 'working', at: t };
+            bar.outcome = 'running';
+            bar.answerSeq = r.seq;
+            if (typeof r.taskMs === 'number') endTask(bar, r, t);
+            break;
+          }
+        }
         const a: AnswerLike = { seq: r.seq, t, kind: r.kind, id: r.id, ...(typeof r.ms === 'number' ? { ms: r.ms } : {}), isError: r.isError === true, cancelled: r.cancelled === true };
         const code = errorCodeOf(r.msg);
         if (code !== undefined) a.errorCode = code;

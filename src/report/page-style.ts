@@ -45,6 +45,7 @@ caption { text-align: left; font-weight: 650; font-size: 13px; color: var(--mute
 .pill.o-cancelled { background: #e5e7eb; color: #374151; }
 .pill.o-unanswered { background: #ede9fe; color: #5b21b6; }
 .pill.o-refused { background: #f1f5f9; color: #475569; }
+.pill.o-running { background: #ccfbf1; color: #115e59; }
 /* legend */
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 12.5px; color: var(--text); align-items: center; order: 3; flex: 1 1 100%; }
 .legend span { display: inline-flex; align-items: center; gap: 5px; white-space: nowrap; }
@@ -58,6 +59,7 @@ caption { text-align: left; font-weight: 650; font-size: 13px; color: var(--mute
 .o-cancelled { background: repeating-linear-gradient(135deg, #6b7280 0 5px, #9ca3af 5px 8px); }
 .o-unanswered { background: repeating-linear-gradient(45deg, #7c3aed 0 6px, #a78bfa 6px 10px); }
 .o-refused { background: #94a3b8; }
+.o-running { background: repeating-linear-gradient(45deg, #0d9488 0 6px, #5eead4 6px 10px); }
 .zoom { margin-left: auto; display: flex; gap: 6px; align-items: center; font-size: 13px; }
 .zoom .range { color: var(--muted); font-variant-numeric: tabular-nums; margin-right: 6px; }
 button { font: inherit; font-size: 13px; padding: 3px 10px; border: 1px solid #b8c1cc; background: #fff; border-radius: 5px; color: var(--text); cursor: pointer; }

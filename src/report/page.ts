@@ -45,6 +45,7 @@ function encodeBar(b: Bar): Record<string, unknown> {
   if (b.cancelAt !== undefined) o['c'] = b.cancelAt;
   if (b.progress.length > 0) o['p'] = b.progress;
   if (b.errorText !== undefined) o['et'] = b.errorText;
+  if (b.task !== undefined) o['tk'] = [b.task.id, b.task.status, b.task.at];
   return o;
 }
 
@@ -63,6 +64,7 @@ function legend(): string {
     sw('o-cancelled', 'cancelled'),
     sw('o-unanswered', 'no answer'),
     sw('o-refused', 'refused probe (fallback)'),
+    sw('o-running', 'task still running'),
     sw('pmk', 'progress'),
     tick('var(--notif)', 'notification'),
     tick('var(--stderr)', 'stderr'),

@@ -98,6 +98,10 @@ export function encodeRow(r: LogRecord, origin: number, outcomeOf: ReadonlyMap<s
   if (typeof r.ms === 'number') row['d'] = r.ms;
   if (typeof r.exchangeMs === 'number') row['xd'] = r.exchangeMs;
   if (typeof r.retryOf === 'number') row['ro'] = r.retryOf;
+  if (typeof r.taskId === 'string') row['tk'] = r.taskId;
+  if (typeof r.taskOf === 'number') row['to'] = r.taskOf;
+  if (typeof r.taskStatus === 'string') row['ts'] = r.taskStatus;
+  if (typeof r.taskMs === 'number') row['td'] = r.taskMs;
   const flags = flagsOf(r);
   if (flags) row['x'] = flags;
   if (typeof r.bytes === 'number') row['b'] = r.bytes;
@@ -109,6 +113,8 @@ export function encodeRow(r: LogRecord, origin: number, outcomeOf: ReadonlyMap<s
     if (bar) {
       row['o'] = bar.outcome;
       if (bar.answerSeq !== undefined) row['a'] = bar.answerSeq;
+      // a task call: its duration is its task's
+      if (bar.task !== undefined && bar.outcome !== 'running' && bar.ms !== undefined) row['td'] = bar.ms;
     }
   }
   const head = JSON.stringify(row);

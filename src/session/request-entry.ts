@@ -15,6 +15,23 @@ export interface Exchange {
   requestState?: string;
 }
 
+/** A task (a request answered with a CreateTaskResult), followed until a terminal status or its final result. */
+export interface TaskEntry {
+  taskId: string;
+  /** Seq and time of the request that created the task (the call). */
+  callSeq: number;
+  callTime: number;
+  method: string;
+  /** Who sent the call (the requestor; the other side runs the task). */
+  from: 'client' | 'server';
+  /** The last status seen. */
+  status: string;
+  /** A terminal status or the final result was seen. */
+  ended: boolean;
+  /** The call (its id, and its progress token, active until the task ends). */
+  call: PendingEntry;
+}
+
 /** One request as the analysis remembers it. */
 export interface PendingEntry {
   id: RequestId;
@@ -29,6 +46,8 @@ export interface PendingEntry {
   cancelled?: boolean;
   /** This request retries an input_required answer. */
   exchange?: Exchange;
+  /** The task this request belongs to (tasks/get, tasks/result, …, or `_meta` related-task). */
+  task?: TaskEntry;
   /** Seq of the record that answered it, once answered. */
   answerSeq?: number;
   /** Dropped from the pending table because it was full. */

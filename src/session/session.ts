@@ -25,6 +25,7 @@ import { recordLevel } from '../log/level.js';
 import { Lifecycle } from './lifecycle.js';
 import { RequestTable, type PendingEntry } from './pairing.js';
 import { ProgressTable } from './progress.js';
+import { readsTaskParams, Tasks, type TaskFields } from './tasks.js';
 import { RecordBase, VerbatimOutput, type Output } from './output.js';
 import { capForJson, lineText } from './raw-text.js';
 
@@ -42,7 +43,7 @@ export interface SessionOptions {
 type Side = 'client' | 'server';
 
 /** What the rules annotate: a record, or one element of a batch record (the fields they share). */
-type Slot = Omit<BatchItem, 'kind' | 'id'> & { kind: Kind; id?: RequestId | null };
+type Slot = Omit<BatchItem, 'kind' | 'id'> & TaskFields & { kind: Kind; id?: RequestId | null };
 
 /** A recent line the other side could not read; its (null-id) error answer links back to it. */
 interface Unreadable {
@@ -89,6 +90,7 @@ export class Session {
   private readonly unreadable: Record<Side, Unreadable[]> = { client: [], server: [] };
   private readonly lc = new Lifecycle();
   private readonly exchanges = new Exchanges(MAX_EXCHANGES);
+  private readonly tasks: Tasks;
   private readonly overflowNoted: Record<Side, boolean> = { client: false, server: false };
   private lifecycleDue = false;
   private readonly counts = new Counts();
@@ -101,6 +103,11 @@ export class Session {
     const cap = opts.maxPending ?? DEFAULT_MAX_PENDING;
     this.tables = { client: new RequestTable(cap), server: new RequestTable(cap) };
     this.tokens = { client: new ProgressTable(cap), server: new ProgressTable(cap) };
+    // a task's progress token stays active until the task ends
+    this.tasks = new Tasks(cap, (task) => {
+      const call = task.call;
+      if (call.token !== undefined) this.tokens[task.from].release(call.token, call);
+    });
   }
 
   /** One line of the server's stdout or the client's stdin. */
@@ -249,10 +256,16 @@ export class Session {
       pendingCount: pending.length,
     };
     if (cancelled.length > 0) end['cancelledPending'] = cancelled.length > MAX_END_LIST ? cancelled.slice(0, MAX_END_LIST) : cancelled;
+    const open = this.tasks.openTasks(MAX_END_LIST);
+    if (open.count > 0) {
+      end['openTasks'] = open.list;
+      end['openTaskCount'] = open.count;
+    }
     end['counts'] = { ...this.counts };
     const evC = this.tables.client.evicted;
     const evS = this.tables.server.evicted;
     if (evC + evS > 0) end['evicted'] = { client: evC, server: evS };
+    if (this.tasks.evicted > 0) end['tasksEvicted'] = this.tasks.evicted;
     this.onEvent('end', { ...end, ...fields }, time);
   }
 
@@ -318,9 +331,11 @@ export class Session {
    * reads whole (initialize, server/discover).
    */
   private fastPathFits(from: Side, c: Classified): boolean {
-    if (c.kind !== 'response') return true;
-    const m = this.tables[other(from)].peek(c.id!)?.method;
-    return m !== 'initialize' && m !== 'server/discover';
+    if (c.kind !== 'response') return c.method === undefined || !readsTaskParams(c.method);
+    const e = this.tables[other(from)].peek(c.id!);
+    if (e === undefined) return true;
+    const m = e.method;
+    return m !== 'initialize' && m !== 'server/discover' && e.task === undefined;
   }
 
   private classified(from: Side, c: Classified, t: Slot, seq: number, time: number): void {
@@ -425,6 +440,7 @@ export class Session {
         entry.exchange = ex;
       }
     }
+    this.tasks.onRequest(from, method, params, t, entry);
     const evicted = table.add(entry);
     if (evicted && !this.overflowNoted[from]) {
       this.overflowNoted[from] = true;
@@ -438,6 +454,7 @@ export class Session {
     t.method = method;
     const problem = checkMethod(this.lc.version, from, false, method);
     if (problem) addNote(t, problem);
+    this.tasks.onNotification(from, method, c.params, t, time);
     switch (method) {
       case 'notifications/initialized':
         if (from === 'client') this.lc.onInitialized();
@@ -529,7 +546,8 @@ export class Session {
     if (e.cancelled) t.cancelled = true;
     const result = c.result;
     const ok = c.kind === 'response' && isObject(result);
-    if (e.token !== undefined && !(ok && isObject(result['task']))) this.tokens[other(from)].release(e.token, e);
+    const taskCreated = this.tasks.onAnswer(from, ok, result, t, e, time);
+    if (e.token !== undefined && !taskCreated) this.tokens[other(from)].release(e.token, e);
     if (ok) {
       if (e.method === 'tools/call' && result['isError'] === true) t.isError = true;
       if (e.method === 'initialize' && from === 'server') {

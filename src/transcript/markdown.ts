@@ -73,6 +73,7 @@ function renderSummary(s: SessionSummary, ctx: Ctx, out: string[]): void {
     `| isError results | ${s.isErrorResults} |`,
     `| Findings | ${s.findings.total} |`,
     `| Unanswered requests | ${s.unansweredCount} |`,
+    ...(s.tasks.count > 0 ? [`| Calls answered with a task (still running) | ${s.tasks.count} (${s.tasks.runningCount}) |`] : []),
     '',
   );
   if (s.lost > 0) out.push(`> [!WARNING]`, `> The log could not keep ${s.lost} record(s) of this session.`, '');
@@ -92,10 +93,16 @@ function renderSummary(s: SessionSummary, ctx: Ctx, out: string[]): void {
     for (const p of s.cancelled) out.push(pendingLine(p));
     out.push('');
   }
+  if (s.tasks.running.length > 0) {
+    out.push('**Tasks still running at the end**', '');
+    for (const t of s.tasks.running) out.push(`${pendingLine({ from: t.from, id: t.id as PendingRequest['id'], method: t.method, seq: t.seq })} · task ${code(t.taskId, true)} ${t.status}`);
+    if (s.tasks.runningCount > s.tasks.running.length) out.push(`- … and ${s.tasks.runningCount - s.tasks.running.length} more`);
+    out.push('');
+  }
   if (s.slowest.length > 0) {
     out.push('**Slowest calls**', '', '| # | Method | Target | Latency | Outcome |', '|---:|---|---|---:|---|');
     for (const c of s.slowest) {
-      out.push(`| ${c.reqSeq ?? c.seq} | ${code(c.method, true)} | ${c.target !== undefined ? code(c.target, true) : ''} | ${formatMs(c.ms)} | ${c.outcome} |`);
+      out.push(`| ${c.reqSeq ?? c.seq} | ${code(c.method, true)} | ${c.target !== undefined ? code(c.target, true) : ''} | ${formatMs(c.ms)} | ${c.outcome}${c.task ? ' (task)' : ''} |`);
     }
     out.push('');
   }
@@ -142,11 +149,33 @@ function refusedText(r: LogRecord): string {
   return `refused probe (${typeof c === 'number' ? c : '?'}): the client falls back to initialize`;
 }
 
+/**
+ * A record's place in its task: ` · task of #N <status>`, and on the record that ended it the task's
+ * duration; an answer shown on its request's line (`ofCall` false) says only what it reports.
+ */
+function taskText(r: LogRecord | BatchItem, ofCall = true): string {
+  if (typeof r.taskOf !== 'number') return '';
+  const status = typeof r.taskStatus === 'string' ? ` ${code(r.taskStatus)}` : '';
+  const ended = typeof r.taskMs === 'number' ? `, the task ended after ${formatMs(r.taskMs)}` : '';
+  if (!ofCall) return status || ended ? ` · task${status}${ended}` : '';
+  return ` · task of #${r.taskOf}${status}${ended}`;
+}
+
 function answerText(a: LogRecord): string {
   const lat = typeof a.ms === 'number' ? ` in ${formatMs(a.ms)}` : '';
-  const what = isRefusedProbeAnswer(a, a.msg) ? refusedText(a) : a.kind === 'error' ? errorText(a) : a.isError ? '**isError** result' : 'result';
+  const created = typeof a.taskId === 'string' && typeof a.taskOf !== 'number';
+  const what = isRefusedProbeAnswer(a, a.msg)
+    ? refusedText(a)
+    : a.kind === 'error'
+      ? errorText(a)
+      : created
+        ? `task ${code(a.taskId!)} created${typeof a.taskStatus === 'string' ? ` (${code(a.taskStatus)})` : ''}`
+        : a.isError
+          ? '**isError** result'
+          : 'result';
   const exchange = typeof a.exchangeMs === 'number' ? `, ${formatMs(a.exchangeMs)} for the whole exchange` : '';
-  return `${what}${lat}${exchange} (#${a.seq})`;
+  const ended = created && typeof a.taskMs === 'number' ? `, the task ended after ${formatMs(a.taskMs)}` : '';
+  return `${what}${lat}${exchange}${ended}${taskText(a, false)} (#${a.seq})`;
 }
 
 function targetText(r: LogRecord): string {
@@ -188,7 +217,7 @@ function renderExchange(e: Extract<Entry, { type: 'exchange' }>, ctx: Ctx, out: 
   else if (r.id === null || r.id === undefined) outcome = 'not tracked (id null)';
   else outcome = '**no answer**';
   const retry = typeof r.retryOf === 'number' ? ` · retry of #${r.retryOf}` : '';
-  out.push(`${code(formatOffset(r.time - ctx.start))} **#${r.seq}** ${dir(r.from)} request ${code(r.method ?? '(no method)')}${targetText(r)} · id ${idText(r.id)}${retry} — ${outcome}`, '');
+  out.push(`${code(formatOffset(r.time - ctx.start))} **#${r.seq}** ${dir(r.from)} request ${code(r.method ?? '(no method)')}${targetText(r)} · id ${idText(r.id)}${retry}${taskText(r)} — ${outcome}`, '');
   for (const a of e.answers) {
     const listed = listedNames(a);
     if (listed !== undefined) out.push(listed, '');
@@ -217,7 +246,7 @@ function renderMessage(r: LogRecord, ctx: Ctx, out: string[]): void {
   let line: string;
   switch (r.kind) {
     case 'notification':
-      line = `${t} **#${r.seq}** ${dir(r.from)} notification ${code(r.method ?? '(no method)')}${targetText(r)}${typeof r.reqSeq === 'number' ? ` · for #${r.reqSeq}` : ''}`;
+      line = `${t} **#${r.seq}** ${dir(r.from)} notification ${code(r.method ?? '(no method)')}${targetText(r)}${typeof r.reqSeq === 'number' ? ` · for #${r.reqSeq}` : ''}${taskText(r)}`;
       break;
     case 'batch': {
       const items = Array.isArray(r.items) ? r.items : [];

@@ -260,7 +260,7 @@ export function redactArgs(args: readonly string[], opts?: RedactOptions): strin
 }
 
 /** Record fields that are mcp-tap's own structure, never wire data. */
-const STRUCTURAL = new Set(['v', 'time', 'session', 'seq', 'from', 'kind', 'reqSeq', 'ms', 'bytes', 'truncated', 'partial', 'isError', 'retryOf', 'exchangeMs', 'event', 'envNames']);
+const STRUCTURAL = new Set(['v', 'time', 'session', 'seq', 'from', 'kind', 'reqSeq', 'ms', 'bytes', 'truncated', 'partial', 'isError', 'retryOf', 'exchangeMs', 'taskOf', 'taskStatus', 'taskMs', 'event', 'envNames']);
 
 /** Redacts one log record; the result is a new record (the input is not changed). */
 export function redactRecord(record: LogRecord, opts?: RedactOptions): LogRecord {

@@ -7,6 +7,7 @@
  */
 import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import type { LogRecord, PendingRequest } from '../log/record.js';
+import { TaskCalls, taskFacts, type TaskFacts } from '../log/task-records.js';
 import { formatBytes, formatMs } from './format.js';
 import { saneRecord } from './sane-record.js';
 import { SummaryBuilder, summaryNeedsBody } from './summary.js';
@@ -44,6 +45,14 @@ export interface MethodStats {
   refused: number;
   /** Results with isError: true. */
   isError: number;
+  /**
+   * Calls answered with a task (a CreateTaskResult): such a call is answered, and timed, when its task
+   * ends (a terminal status or its final result); one that ends `failed` counts in `errors`. Absent on
+   * rows without tasks.
+   */
+  tasks?: number;
+  /** Of those, tasks still running when the log ends (neither answered nor timed). */
+  running?: number;
   latency: Latency | null;
   /** Bytes the server received (client → server lines): requests from the client, answers from the client. */
   bytesIn: number;
@@ -68,6 +77,13 @@ export interface Stats {
 interface Acc {
   row: Omit<MethodStats, 'latency'>;
   ms: number[];
+}
+
+/** A call answered with a task: the rows it counts in, until its task ends. */
+interface TaskCall {
+  accs: Acc[];
+  ended: boolean;
+  isError: boolean;
 }
 
 function rowKey(from: string, kind: string, method: string, tool?: string): string {
@@ -130,6 +146,7 @@ export class StatsBuilder {
   private readonly sessions = new Map<string, SummaryBuilder>();
   private readonly totals = { records: 0, messages: 0, invalid: 0, stderr: 0, bytesIn: 0, bytesOut: 0 };
   private unpairedAnswers = 0;
+  private readonly taskCalls = new TaskCalls<TaskCall>();
 
   add(record: LogRecord): void {
     const r = saneRecord(record);
@@ -145,6 +162,7 @@ export class StatsBuilder {
     const sessions: Stats['sessions'] = [];
     const unanswered: Stats['unanswered'] = { count: 0, requests: [] };
     let durationMs = 0;
+    for (const tc of this.taskCalls.values()) if (!tc.ended) for (const a of tc.accs) a.row.running = (a.row.running ?? 0) + 1;
     for (const b of this.sessions.values()) {
       const s = b.finish();
       const h = s.header;
@@ -166,13 +184,46 @@ export class StatsBuilder {
     };
   }
 
+  /** The rows of a request (its method, and for tools/call its tool). */
+  private rowsOf(from: 'client' | 'server', method: string, target: unknown): Acc[] {
+    const accs = [this.methods.get(from, 'request', method)];
+    if (method === 'tools/call' && typeof target === 'string') accs.push(this.tools.get(from, 'request', method, target));
+    return accs;
+  }
+
+  /** A record of a task: the call's answer that created it opens it; the record that ends it answers and times the call. */
+  private onTask(r: LogRecord, tf: TaskFacts): void {
+    let tc: TaskCall | undefined;
+    if (tf.created) {
+      if (r.method === undefined || (r.from !== 'client' && r.from !== 'server')) return;
+      tc = { accs: this.rowsOf(other(r.from), r.method, r.target), ended: false, isError: false };
+      for (const a of tc.accs) {
+        a.row.tasks = (a.row.tasks ?? 0) + 1;
+        addBytes(a, r.from === 'client', r.bytes);
+      }
+      this.taskCalls.set(r.session, tf.callSeq, tc);
+    } else tc = this.taskCalls.get(r.session, tf.callSeq);
+    if (!tc) return;
+    if (tf.endMs !== undefined && !tc.ended) {
+      tc.ended = true;
+      for (const a of tc.accs) {
+        a.row.answered++;
+        a.ms.push(tf.endMs);
+        if (tf.status === 'failed') a.row.errors++;
+      }
+    }
+    if (tf.isError && !tc.isError) {
+      tc.isError = true;
+      for (const a of tc.accs) a.row.isError++;
+    }
+  }
+
   private onAnswer(from: 'client' | 'server', kind: string, method: string | undefined, target: unknown, ms: unknown, isErr: boolean, bytes: unknown, msg?: unknown): void {
     if (method === undefined) {
       this.unpairedAnswers++;
       return;
     }
-    const accs = [this.methods.get(other(from), 'request', method)];
-    if (method === 'tools/call' && typeof target === 'string') accs.push(this.tools.get(other(from), 'request', method, target));
+    const accs = this.rowsOf(other(from), method, target);
     const refused = isRefusedProbeAnswer({ kind, from, method }, msg);
     for (const a of accs) {
       a.row.answered++;
@@ -188,6 +239,8 @@ export class StatsBuilder {
     const totals = this.totals;
     totals.records++;
     if (r.from !== 'client' && r.from !== 'server') return;
+    const tf = typeof r.taskId === 'string' ? taskFacts(r) : undefined;
+    if (tf) this.onTask(r, tf);
     if (r.kind === 'stderr') {
       totals.stderr++;
       return;
@@ -211,7 +264,8 @@ export class StatsBuilder {
       }
       case 'response':
       case 'error':
-        this.onAnswer(r.from, r.kind, r.method, r.target, r.ms, r.isError === true, r.bytes, r.msg);
+        // the answer that created a task counted in onTask: the call is answered when the task ends
+        if (!tf?.created) this.onAnswer(r.from, r.kind, r.method, r.target, r.ms, r.isError === true && tf === undefined, r.bytes, r.msg);
         break;
       case 'batch':
         // elements are counted and timed; the batch's bytes are not split among them (totals only)
@@ -280,6 +334,11 @@ export function renderTextStats(st: Stats, clean: (s: string) => string = (s) =>
   out.push(`unanswered requests: ${st.unanswered.count}`);
   for (const p of st.unanswered.requests) out.push(`  #${p.seq} ${p.from} ${clean(p.method)} id ${clean(JSON.stringify(p.id) ?? '')}`);
   if (st.unanswered.count > st.unanswered.requests.length) out.push(`  … and ${st.unanswered.count - st.unanswered.requests.length} more`);
+  const tasks = st.methods.reduce((n, m) => n + (m.tasks ?? 0), 0);
+  if (tasks > 0) {
+    const running = st.methods.reduce((n, m) => n + (m.running ?? 0), 0);
+    out.push(`calls answered with a task: ${tasks}${running > 0 ? ` (${running} still running at the end)` : ''}; timed to the task's end`);
+  }
   out.push(`findings: ${st.findings.reduce((s, f) => s + f.count, 0)}`);
   const w = Math.max(0, ...st.findings.map((f) => f.code.length));
   for (const f of st.findings) out.push(`  ${clean(f.code).padEnd(w)}  ${f.count}`);

@@ -4,6 +4,7 @@
  */
 import type { BatchItem, Kind, LogRecord, Note, PendingRequest } from '../log/record.js';
 import { isRefusedProbeAnswer, mayBeRefusedProbe } from '../protocol/probe.js';
+import { TaskCalls, taskEnd, taskFacts } from '../log/task-records.js';
 
 /** Who is talking, with what, when, and how it ended. Fields are absent when the log does not say. */
 export interface SessionHeader {
@@ -47,8 +48,20 @@ export interface TimedCall {
   method: string;
   target?: string;
   ms: number;
-  /** `refused`: a server/discover probe the server refused; the client falls back (not an error). */
-  outcome: 'result' | 'error' | 'isError' | 'refused';
+  /** `refused`: a server/discover probe the server refused; the client falls back (not an error). A task call: how its task ended (`failed` is `error`). */
+  outcome: 'result' | 'error' | 'isError' | 'refused' | 'cancelled';
+  /** The call was answered with a task: `ms` is the task's duration, `seq` the record that ended it. */
+  task?: true;
+}
+
+/** A call whose task had not ended when the log ends. */
+export interface RunningTask {
+  from: 'client' | 'server';
+  id: unknown;
+  method: string;
+  seq: number;
+  taskId: string;
+  status: string;
 }
 
 /** The counts a maintainer looks at first. */
@@ -69,8 +82,10 @@ export interface SessionSummary {
   unansweredCount: number;
   /** Requests cancelled and never answered (end record only). */
   cancelled: PendingRequest[];
-  /** The five slowest answered calls, slowest first. */
+  /** The five slowest answered calls, slowest first (a task call timed by its task). */
   slowest: TimedCall[];
+  /** Calls answered with a task, and those whose task was still running at the end (end record, else computed). */
+  tasks: { count: number; running: RunningTask[]; runningCount: number };
   /** Records or bytes the log says it could not keep (gap and log-error events). */
   lost: number;
 }
@@ -287,6 +302,9 @@ export class SummaryBuilder {
   /** Requests not answered yet, by seq (insertion order is log order). */
   private readonly open = new Map<number, LogRecord>();
   private endRecord: LogRecord | undefined;
+  /** Task calls, by the call's seq: what the slowest list shows once the task ends. */
+  private readonly taskCalls = new TaskCalls<{ call: TimedCall; taskId: string; status: string; ended: boolean }>();
+  private taskCount = 0;
 
   constructor(private readonly slowestCount = 5) {}
 
@@ -301,11 +319,16 @@ export class SummaryBuilder {
     for (const n of notesOf(r)) this.codes.set(n.code, (this.codes.get(n.code) ?? 0) + 1);
     if (r.kind === 'event' && r.event === 'end') this.endRecord = r;
     if (r.kind === 'event' && (r.event === 'gap' || r.event === 'log-error')) this.lost += num(r['lost']) ?? 0;
+    const tf = typeof r.taskId === 'string' ? taskFacts(r) : undefined;
     if (isAnswer(r.kind)) {
       const req = typeof r.reqSeq === 'number' ? this.open.get(r.reqSeq) : undefined;
-      if (typeof r.ms === 'number') this.timed(timedAnswer(r, req, refused));
+      if (tf?.created) {
+        this.taskCount++;
+        this.taskCalls.set(r.session, tf.callSeq, { call: { ...timedAnswer(r, req, false), task: true }, taskId: tf.taskId, status: tf.status ?? 'working', ended: false });
+      } else if (typeof r.ms === 'number') this.timed(timedAnswer(r, req, refused));
       if (typeof r.reqSeq === 'number') this.open.delete(r.reqSeq);
     }
+    if (tf) this.taskRecord(r, tf);
     if (r.kind === 'batch' && Array.isArray(r.items)) {
       for (const it of r.items) {
         if (it.kind === 'error') this.errors++;
@@ -331,8 +354,42 @@ export class SummaryBuilder {
       unansweredCount: Math.max(unanswered.length, (endRecord && num(endRecord['pendingCount'])) || 0),
       cancelled: endRecord ? pendingList(endRecord['cancelledPending']) : [],
       slowest: this.slowest.slice(),
+      tasks: this.tasksSummary(endRecord),
       lost: this.lost,
     };
+  }
+
+  /** A record of a task: its status, and on the record that ended it, the call's time and outcome. */
+  private taskRecord(r: LogRecord, tf: NonNullable<ReturnType<typeof taskFacts>>): void {
+    const t = this.taskCalls.get(r.session, tf.callSeq);
+    if (!t) return;
+    if (tf.isError) t.call.outcome = 'isError';
+    if (t.ended) return;
+    if (tf.status !== undefined) t.status = tf.status;
+    if (tf.endMs === undefined) return;
+    t.ended = true;
+    const how = taskEnd(tf.status);
+    this.timed({ ...t.call, seq: r.seq, ms: tf.endMs, outcome: how === 'failed' ? 'error' : how === 'cancelled' ? 'cancelled' : t.call.outcome });
+  }
+
+  private tasksSummary(endRecord: LogRecord | undefined): SessionSummary['tasks'] {
+    if (endRecord) {
+      // the analysis lists what it saw still running (nothing: none was)
+      const listed = endRecord['openTasks'];
+      const running: RunningTask[] = [];
+      for (const x of Array.isArray(listed) ? listed : []) {
+        const o = obj(x);
+        const seq = num(o?.['seq']);
+        if (!o || seq === undefined || typeof o['taskId'] !== 'string') continue;
+        running.push({ from: o['from'] === 'server' ? 'server' : 'client', id: o['id'], method: str(o['method']) ?? '', seq, taskId: o['taskId'], status: str(o['status']) ?? 'working' });
+      }
+      return { count: this.taskCount, running, runningCount: Math.max(running.length, num(endRecord['openTaskCount']) ?? 0) };
+    }
+    const running: RunningTask[] = [];
+    for (const t of this.taskCalls.values()) {
+      if (!t.ended && t.call.reqSeq !== undefined) running.push({ from: t.call.from, id: t.call.id, method: t.call.method, seq: t.call.reqSeq, taskId: t.taskId, status: t.status });
+    }
+    return { count: this.taskCount, running, runningCount: running.length };
   }
 
   private opened(r: LogRecord): void {

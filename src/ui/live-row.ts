@@ -36,6 +36,14 @@ export interface LiveRow {
   b?: number;
   /** methods of a batch's elements */
   bm?: string[];
+  /** the task the record belongs to (redacted like export) */
+  tk?: string;
+  /** seq of the request that created the task (absent on the answer that created it) */
+  to?: number;
+  /** the task status the record reports */
+  ts?: string;
+  /** on the record that ended the task: ms since the request that created it */
+  td?: number;
 }
 
 /** How a session stands. `died`: it ended by a signal or was killed, or its log stops without an end record. */

@@ -20,7 +20,7 @@ const BODY = `<header class="top"><h1>mcp-tap live</h1><span id="conn" class="co
 <div class="filters">
 <select id="f-method" aria-label="Method or tool"><option value="">All methods and tools</option></select>
 <select id="f-dir" aria-label="Direction"><option value="">Both directions</option><option value="c">client → server</option><option value="s">server → client</option><option value="p">mcp-tap events</option></select>
-<select id="f-outcome" aria-label="Outcome"><option value="">Any outcome</option><option value="ok">ok</option><option value="error">error</option><option value="isError">isError (tool failed)</option><option value="cancelled">cancelled</option><option value="unanswered">no answer yet</option><option value="refused">refused probe</option></select>
+<select id="f-outcome" aria-label="Outcome"><option value="">Any outcome</option><option value="ok">ok</option><option value="error">error</option><option value="isError">isError (tool failed)</option><option value="cancelled">cancelled</option><option value="unanswered">no answer yet</option><option value="refused">refused probe</option><option value="running">task running</option></select>
 <select id="f-finding" aria-label="Finding"><option value="">Any findings or none</option></select>
 <span class="count" id="f-count"></span>
 </div>

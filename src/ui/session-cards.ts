@@ -41,8 +41,10 @@ export class SessionCards {
     else if (r.kind === 'batch' && Array.isArray(r.items)) c.requests += r.items.filter((it) => it.kind === 'request').length;
     if (isProblem(r)) c.errors++;
     if (Array.isArray(r.notes)) c.findings += r.notes.length;
-    if ((r.kind === 'response' || r.kind === 'error') && typeof r.ms === 'number') {
-      c.latency.push(Math.round(r.ms * 1000) / 1000);
+    // a call answered with a task is timed by its task: at the record that ended it, not its CreateTaskResult
+    const ms = typeof r.taskMs === 'number' ? r.taskMs : typeof r.taskId === 'string' && typeof r.taskOf !== 'number' ? undefined : r.ms;
+    if ((r.kind === 'response' || r.kind === 'error' || typeof r.taskMs === 'number') && typeof ms === 'number') {
+      c.latency.push(Math.round(ms * 1000) / 1000);
       if (c.latency.length > LATENCY_POINTS) c.latency.shift();
     }
     if (r.kind !== 'event') return;

@@ -64,6 +64,10 @@ export function toLiveRow(r: LogRecord, opts?: RedactOptions): LiveRow {
     if (v !== undefined) row.v = v;
   }
   if (typeof r.bytes === 'number') row.b = r.bytes;
+  if (typeof r.taskId === 'string') row.tk = redacted(r.taskId, opts);
+  if (typeof r.taskOf === 'number') row.to = r.taskOf;
+  if (typeof r.taskStatus === 'string') row.ts = r.taskStatus;
+  if (typeof r.taskMs === 'number') row.td = r.taskMs;
   if (r.kind === 'batch' && Array.isArray(r.items)) row.bm = r.items.map((it) => (typeof it.method === 'string' ? redacted(it.method, opts) : it.kind));
   return row;
 }

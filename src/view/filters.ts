@@ -103,8 +103,9 @@ export function buildFilter(opts: FilterOptions): RecordFilter {
   if (opts.slow !== undefined) {
     const slow = opts.slow;
     tests.push((r) => {
-      if (r.kind !== 'response' && r.kind !== 'error') return false;
-      const ms = Math.max(typeof r.ms === 'number' ? r.ms : -1, typeof r.exchangeMs === 'number' ? r.exchangeMs : -1);
+      // answers, and the record that ended a task (a status notification may end one)
+      if (r.kind !== 'response' && r.kind !== 'error' && typeof r.taskMs !== 'number') return false;
+      const ms = Math.max(typeof r.ms === 'number' ? r.ms : -1, typeof r.exchangeMs === 'number' ? r.exchangeMs : -1, typeof r.taskMs === 'number' ? r.taskMs : -1);
       return ms >= slow;
     });
   }
@@ -123,6 +124,7 @@ const PROBLEM_EVENTS = new Set(['spawn-error', 'gap', 'log-error', 'kill', 'sink
 /** What `--errors` keeps: error answers, isError results, findings, invalid lines and failure events. */
 export function isProblem(r: LogRecord): boolean {
   if ((r.kind === 'error' && !isRefusedProbeAnswer(r, r.msg)) || r.kind === 'invalid' || r.isError === true) return true;
+  if (r.taskStatus === 'failed' && typeof r.taskMs === 'number') return true; // the record that ended a failed task
   if (Array.isArray(r.notes) && r.notes.length > 0) return true;
   if (r.kind === 'batch') {
     const msgs = Array.isArray(r.msg) ? (r.msg as unknown[]) : [];

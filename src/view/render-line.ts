@@ -150,6 +150,7 @@ function mainLine(r: LogRecord, ctx: Ctx): string {
     if (typeof r.exchangeMs === 'number') tail.push([` (exchange ${formatMs(r.exchangeMs)})`, c.gray]);
   }
   if (typeof r.retryOf === 'number') tail.push([` ↻ retry of #${r.retryOf}`, c.gray]);
+  taskTail(r, c, tail);
   if (r.kind === 'error') {
     const err = asObject(msgField(r.msg, 'error'));
     const code = err?.code;
@@ -182,6 +183,19 @@ function mainLine(r: LogRecord, ctx: Ctx): string {
     out += tail.map(([t, st]) => (st ? st(t) : t)).join('');
   }
   return out.trimEnd();
+}
+
+/** Tasks: the answer that created one, a record of one (`task of #N`), the status, and where it ended its duration. */
+function taskTail(r: LogRecord, c: Palette, tail: Seg[]): void {
+  if (typeof r.taskId !== 'string') return;
+  const status = typeof r.taskStatus === 'string' ? wireText(r.taskStatus, 30) : undefined;
+  const style = r.taskStatus === 'failed' ? c.red : r.taskStatus === 'input_required' ? c.yellow : c.cyan;
+  if (typeof r.taskOf !== 'number') {
+    tail.push([` ⧗ task ${wireText(r.taskId, 40)}${status !== undefined ? ` ${status}` : ''}: the call runs on as a task`, style]);
+  } else {
+    tail.push([` ⧗ task of #${r.taskOf}${status !== undefined ? ` ${status}` : ''}`, style]);
+  }
+  if (typeof r.taskMs === 'number') tail.push([` — the task took ${formatMs(r.taskMs)}`, latencyStyle(r.taskMs, c)]);
 }
 
 function latencyStyle(ms: unknown, c: Palette): (s: string) => string {
@@ -473,6 +487,8 @@ function endSeparator(r: LogRecord, ctx: Ctx, info: SessionInfo | undefined): st
       .join(', ');
     parts.push(`${pending.length} unanswered: ${list}${pending.length > 5 ? ', …' : ''}`);
   }
+  const running = typeof r.openTaskCount === 'number' ? r.openTaskCount : 0;
+  if (running > 0) parts.push(`${running} task${running === 1 ? '' : 's'} still running`);
   let out = rule(parts.join('  '), ctx, bad || pending.length ? ctx.c.boldYellow : ctx.c.boldCyan);
   for (const n of notesOf(r)) out += `\n${ctx.c.yellow(`  ⚠ ${wireText(n.text, 400)} [${wireText(n.code, 60)}]`)}`;
   if (ctx.full) {

@@ -32,7 +32,7 @@ beforeAll(async () => {
   ({ dir, cleanup } = tempDir('mcp-tap-dual-era-'));
   liveLog = join(dir, 'older.jsonrpc.log');
   const r = await run(process.execPath, [CLIENT, process.execPath, CLI, '--log', liveLog, '--', process.execPath, fixture('older-sdk-server.mjs')], { timeout: 20_000 });
-  expect(JSON.parse(r.stdout)).toEqual({ probe: -32601, protocolVersion: '2025-06-18', tools: ['echo'], echo: 'echo: hi', exit: 0 });
+  expect(JSON.parse(r.stdout)).toEqual({ probe: -32601, probeMessage: 'Method not found', protocolVersion: '2025-06-18', tools: ['echo'], echo: 'echo: hi', exit: 0 });
 }, 30_000);
 afterAll(() => cleanup());
 

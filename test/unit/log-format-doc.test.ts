@@ -8,6 +8,7 @@ import { EVENT_NAMES, KINDS, validateRecord } from '../../src/log/validate-recor
 import { NOTE_CODE_LIST } from '../../src/session/findings.js';
 import { recordLevel } from '../../src/log/level.js';
 import type { LogRecord } from '../../src/log/record.js';
+import { handshake, harness } from './helpers/session-harness.js';
 
 const doc = readFileSync(new URL('../../docs/log-format.md', import.meta.url), 'utf8');
 const fences = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -49,6 +50,17 @@ describe('docs/log-format.md', () => {
     for (const ex of examples) {
       for (const n of (ex['notes'] as { code: string }[] | undefined) ?? []) expect(NOTE_CODE_LIST).toContain(n.code);
     }
+  });
+
+  it('the Tasks example is exactly what the analysis writes for its messages (after a handshake)', () => {
+    const section = doc.slice(doc.indexOf('## Tasks'), doc.indexOf('## Large lines'));
+    const lines = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
+    expect(lines.length).toBeGreaterThan(5);
+    const shown = lines.map((l) => JSON.parse(l) as LogRecord);
+    const h = handshake(harness({ id: shown[0]!.session }), '2025-11-25');
+    for (const r of shown) h.send(r.from as 'client' | 'server', JSON.stringify(r.msg), r.time - 1_000_000);
+    expect(h.lines.slice(-lines.length).map((l) => l.trimEnd())).toEqual(lines);
+    expect(h.codes()).toEqual([]);
   });
 
   it('states the versioning rule and byte counting', () => {

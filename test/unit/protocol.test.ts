@@ -87,6 +87,9 @@ describe('MCP method tables', () => {
     expect(checkMethod('1999-01-01', 'server', true, 'elicitation/create')).toBeNull();
     expect(checkMethod('2025-11-25', 'client', true, 'acme/do')).toBeNull();
     expect(checkMethod('2026-07-28', 'client', true, 'tasks/update')).toBeNull();
+    // the tasks extension's status notification (its schema keeps the 2025-11-25 name)
+    expect(checkMethod('2026-07-28', 'server', false, 'notifications/tasks/status')).toBeNull();
+    expect(checkMethod('2026-07-28', 'server', false, 'notifications/tasks')).toBeNull();
   });
 
   it('names the target param', () => {

@@ -36,6 +36,6 @@ export function define(program: Command): void {
       if (!opts.quiet) say(`serving session ${session.id} of ${path}`);
       if (shortened > 0) say(`${shortened} recorded server message(s) are shortened copies in the log; they are served as the log holds them`);
       if (noise > 0) say(`the recording has ${noise} stdout line(s) that are not JSON-RPC; the mock leaves them out`);
-      await runMock(session, { stdin: process.stdin, stdout: process.stdout, say }, Number(opts.timeout));
+      await runMock(session, { stdin: process.stdin, stdout: process.stdout, say }, Number(opts.timeout), opts.quiet === true);
     });
 }

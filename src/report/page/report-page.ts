@@ -6,9 +6,10 @@
  *
  * Row keys (see rows.ts): s seq, t ms since start, f c|s|p, k kind, m method, g target, i id, r reqSeq,
  * d ms, x flags (E isError, C cancelled, T truncated, P partial, I inputRequired, R refused discovery probe), b bytes, n notes,
- * e event, it batch items, o outcome, a answer seq, y body (yt: t text, p pretty text; yb full size).
+ * e event, it batch items, o outcome, a answer seq, y body (yt: t text, p pretty text; yb full size),
+ * tk task id, to task's call seq, ts task status, td task duration.
  * Bar keys (see page.ts): s seq, it item, f from, i id, m method, g target, t0, t1, o outcome, a answer
- * seq, d ms, c cancel time, p progress times, et error text.
+ * seq, d ms, c cancel time, p progress times, et error text, tk task [id, status, created at].
  */
 import { $, el, vis } from './dom.js';
 import { fmtBytes, fmtMs } from './format.js';
@@ -16,8 +17,8 @@ import type { ReportBar, ReportData, ReportRow, ReportSession, ReportUi, Tick } 
 
 var DATA = JSON.parse($('#report-data').textContent ?? '{}') as ReportData;
 var ROW_H = 24, LIST_H = 27, LANE_H = 20, AXIS_H = 30, OV_H = 46;
-var OUTCOME_TEXT: Record<string, string> = { ok: 'ok', error: 'error', isError: 'isError', cancelled: 'cancelled', unanswered: 'no answer', refused: 'refused probe' };
-var OUTCOME_COLOR: Record<string, string> = { ok: '#2563eb', error: '#dc2626', isError: '#d97706', cancelled: '#6b7280', unanswered: '#7c3aed', refused: '#94a3b8' };
+var OUTCOME_TEXT: Record<string, string> = { ok: 'ok', error: 'error', isError: 'isError', cancelled: 'cancelled', unanswered: 'no answer', refused: 'refused probe', running: 'task running' };
+var OUTCOME_COLOR: Record<string, string> = { ok: '#2563eb', error: '#dc2626', isError: '#d97706', cancelled: '#6b7280', unanswered: '#7c3aed', refused: '#94a3b8', running: '#0d9488' };
 var TAG_COLOR: Record<string, string> = { invalid: '#dc2626', response: '#d97706', error: '#dc2626', batch: '#2563eb' };
 var DIR: Record<string, string> = { c: '\u2192', s: '\u2190', p: '\u00b7' };
 var DIR_TEXT: Record<string, string> = { c: 'client \u2192 server', s: 'server \u2192 client', p: 'mcp-tap' };
@@ -414,6 +415,7 @@ function barLabel(b: ReportBar): HTMLElement {
 }
 function outcomeShort(b: ReportBar): string {
   if (b.o === 'unanswered') return 'no answer';
+  if (b.o === 'running') return 'task running';
   if (b.o === 'cancelled') return 'cancelled' + (b.d !== undefined ? ' \u00b7 ' + fmtMs(b.d) : '');
   if (b.o === 'refused') return 'refused probe';
   if (b.o === 'error') return (b.et ? 'error ' + clip(vis(b.et.split(' ')[0] ?? ''), 12) : 'error') + (b.d !== undefined ? ' \u00b7 ' + fmtMs(b.d) : '');
@@ -518,11 +520,13 @@ function barTip(b: ReportBar): HTMLElement {
   line(t, [el('span', 'muted', DIR_TEXT[b.f] + (b.i !== undefined ? ' \u00b7 id ' + idText(b.i) : '') + ' \u00b7 #' + b.s + (b.it !== undefined ? ' (batch element ' + (b.it + 1) + ')' : ''))]);
   var what;
   if (b.o === 'unanswered') what = 'no answer by the end of the session (' + fmtMs(b.t1 - b.t0) + ' waiting)';
+  else if (b.o === 'running') what = 'its task was still running at the end of the session (' + fmtMs(b.t1 - b.t0) + ' so far)';
   else if (b.o === 'cancelled') what = 'cancelled' + (b.c !== undefined ? ' at ' + fmtOff(b.c) : '') + (b.a !== undefined ? ', answered anyway in ' + fmtMs(b.d) + ' (#' + b.a + ')' : ', never answered');
   else if (b.o === 'refused') what = 'discovery probe refused in ' + fmtMs(b.d) + ' (#' + b.a + '): the client falls back to initialize';
   else what = (b.o === 'ok' ? 'answered' : b.o === 'error' ? 'error answer' : 'tool failed (isError)') + ' in ' + fmtMs(b.d !== undefined ? b.d : b.t1 - b.t0) + ' (#' + b.a + ')' + (b.c !== undefined ? '; cancel sent at ' + fmtOff(b.c) + ', after the answer' : '');
   line(t, [pill(b.o), what]);
   if (b.et) line(t, [el('span', 'err', vis(b.et))]);
+  if (b.tk) line(t, ['task ', el('span', 'tgt', vis(clip(b.tk[0], 60))), ' \u00b7 ' + vis(b.tk[1]) + ' \u00b7 created ' + fmtOff(b.tk[2]) + '; the bar runs to the task\'s end']);
   line(t, [el('span', 'muted', 'sent ' + fmtOff(b.t0) + (b.o !== 'unanswered' ? ' \u00b7 ended ' + fmtOff(b.t1) : ''))]);
   if (b.p && b.p.length) line(t, [b.p.length + ' progress notification' + (b.p.length === 1 ? '' : 's')]);
   return t;
@@ -616,11 +620,18 @@ function errorOf(r: ReportRow): string {
   return (typeof e.code === 'number' ? e.code + ' ' : '') + (typeof e.message === 'string' ? e.message : '');
 }
 function summaryText(r: ReportRow): string {
+  var s = summaryBase(r);
+  if (r.to !== undefined) return s + (s ? ' \u00b7 ' : '') + 'task of #' + r.to + (r.ts ? ' ' + vis(r.ts) : '') + (r.td !== undefined ? ', ended after ' + fmtMs(r.td) : '');
+  if (r.tk !== undefined && r.k === 'response') return s + ' \u00b7 task created' + (r.ts ? ' (' + vis(r.ts) + ')' : '');
+  return s;
+}
+function summaryBase(r: ReportRow): string {
   switch (r.k) {
     case 'request': {
       if (!r.o) return r.i === null ? 'id null: not tracked' : '';
       var a = r.a !== undefined ? answerRow(r.a) : undefined;
-      return OUTCOME_TEXT[r.o] + (a && a.d !== undefined ? ' in ' + fmtMs(a.d) : '') + (r.a !== undefined ? ' (#' + r.a + ')' : '');
+      if (r.td !== undefined) return OUTCOME_TEXT[r.o] + ' in ' + fmtMs(r.td) + ' (its task)';
+      return OUTCOME_TEXT[r.o] + (a && a.d !== undefined && r.o !== 'running' ? ' in ' + fmtMs(a.d) : '') + (r.a !== undefined ? ' (#' + r.a + ')' : '');
     }
     case 'response': return 'answers #' + r.r + (r.d !== undefined ? ' in ' + fmtMs(r.d) : '') + (r.x && r.x.indexOf('E') >= 0 ? ' \u00b7 isError' : '') + (r.x && r.x.indexOf('I') >= 0 ? ' \u00b7 input required' : '');
     case 'error': return (r.x && r.x.indexOf('R') >= 0 ? 'refused probe \u00b7 ' : '') + vis(errorOf(r)) + (r.r !== undefined ? ' \u00b7 answers #' + r.r : '');

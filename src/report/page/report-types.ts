@@ -28,6 +28,11 @@ export interface ReportRow {
   d?: number;
   xd?: number;
   ro?: number;
+  /** Tasks: task id, seq of the call that created it, status reported, duration (on the record that ended it; on a task call's request). */
+  tk?: string;
+  to?: number;
+  ts?: string;
+  td?: number;
   x?: string;
   b?: number;
   n?: { code: string; text: string }[];
@@ -57,6 +62,8 @@ export interface ReportBar {
   c?: number;
   p?: number[];
   et?: string;
+  /** Answered with a task: [task id, last status, when the CreateTaskResult came]. */
+  tk?: [string, string, number];
   /** `seq` or `seq:item`, made on load. */
   key: string;
 }

@@ -94,7 +94,8 @@ export class MessageList {
     let status = '';
     if (r.k === 'request') {
       const a = data.answerTo(r.s);
-      status = `${outcome === 'unanswered' ? 'waiting' : (outcome ?? '')}${a?.d !== undefined ? ` ${fmtMs(a.d)}` : ''}`;
+      const d = data.barFor(r.s)?.taskMs ?? (outcome === 'running' ? undefined : a?.d);
+      status = `${outcome === 'unanswered' ? 'waiting' : outcome === 'running' ? 'task running' : (outcome ?? '')}${d !== undefined ? ` ${fmtMs(d)}` : ''}`;
     } else if (r.d !== undefined) status = `${fmtMs(r.d)} ↩ #${r.r ?? '?'}`;
     e.appendChild(el('span', `c-x${outcome ? ` o-${outcome}` : ''}`, status));
     e.appendChild(el('span', 'c-b', fmtBytes(r.b)));

@@ -5,8 +5,11 @@
  */
 import type { LiveRow } from '../live-row.js';
 
-/** `refused`: a discovery probe the server refused (the client falls back to initialize), not an error. */
-export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered' | 'refused';
+/**
+ * `refused`: a discovery probe the server refused (the client falls back to initialize), not an error.
+ * `running`: answered with a task that has not ended (a task call ends with its task).
+ */
+export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered' | 'refused' | 'running';
 
 export interface RowFilter {
   /** method, or method + '\u0000' + target */
@@ -28,6 +31,8 @@ export interface Bar {
   t0: number;
   t1?: number;
   outcome: Outcome;
+  /** Answered with a task: the task's duration once it ended. */
+  taskMs?: number;
 }
 
 export class SessionRows {
@@ -72,10 +77,14 @@ export class SessionRows {
       this.barOf.set(r.s, bar);
     } else if ((r.k === 'response' || r.k === 'error') && r.r !== undefined) {
       const bar = this.barOf.get(r.r);
-      if (bar && bar.t1 === undefined) {
-        bar.t1 = r.t;
-        bar.outcome = answerOutcome(r);
+      if (bar && bar.t1 === undefined && bar.outcome !== 'running') {
         this.answerOf.set(r.r, r);
+        // a CreateTaskResult: the call runs on as a task
+        if (r.tk !== undefined && r.to === undefined && r.k === 'response') bar.outcome = 'running';
+        else {
+          bar.t1 = r.t;
+          bar.outcome = answerOutcome(r);
+        }
       }
     } else if (r.k === 'notification' && r.m === 'notifications/cancelled' && r.r !== undefined) {
       const bar = this.barOf.get(r.r);
@@ -84,6 +93,21 @@ export class SessionRows {
         bar.t1 = r.t;
       }
     }
+    if (r.td !== undefined) this.taskEnded(r, r.to ?? r.r);
+  }
+
+  /** The record that ended the task of the call `callSeq` (its status, its duration `td`). */
+  private taskEnded(r: LiveRow, callSeq: number | undefined): void {
+    const bar = callSeq !== undefined ? this.barOf.get(callSeq) : undefined;
+    if (!bar || bar.outcome !== 'running') return;
+    bar.t1 = r.t;
+    bar.taskMs = r.td;
+    bar.outcome = r.ts === 'failed' ? 'error' : r.ts === 'cancelled' ? 'cancelled' : r.x?.includes('E') ? 'isError' : 'ok';
+  }
+
+  /** The bar of request `seq` (its outcome; a task call's task duration). */
+  barFor(seq: number): Bar | undefined {
+    return this.barOf.get(seq);
   }
 
   /** How a row's exchange ended: requests by their answer, answers by themselves; undefined for the rest. */

@@ -5,7 +5,7 @@
  */
 import type { Bar, Outcome } from './session-rows.js';
 
-export const OUTCOME_COLOR: Record<Outcome, string> = { ok: '#2563eb', error: '#dc2626', isError: '#d97706', cancelled: '#6b7280', unanswered: '#7c3aed', refused: '#6b7280' };
+export const OUTCOME_COLOR: Record<Outcome, string> = { ok: '#2563eb', error: '#dc2626', isError: '#d97706', cancelled: '#6b7280', unanswered: '#7c3aed', refused: '#6b7280', running: '#0d9488' };
 
 export function drawWaterfall(canvas: HTMLCanvasElement, bars: readonly Bar[], start: number, end: number, now: number): void {
   const w = Math.max(50, canvas.clientWidth);
