@@ -1,7 +1,9 @@
 /**
- * Masks secret environment values in serialized records: every occurrence, as it appears raw or
- * JSON-escaped inside a string, becomes `[REDACTED:env NAME]`. A line without any secret costs one
- * substring search per secret form and is returned as it is. Pure.
+ * Masks secret environment values in serialized records: every occurrence, in any JSON spelling inside
+ * a string (raw, the usual escapes, `\u0026`-style escapes as Go writes `&<>`, `\/`, any mix), becomes
+ * `[REDACTED:env NAME]`. The raw and the usual escaped spellings are replaced in place; a line that
+ * still holds a secret once its escapes are decoded is rebuilt value by value. A line without a secret
+ * costs one substring search per form, plus one decoding pass when it holds a `\u` or `\/` escape. Pure.
  */
 import type { EnvSecret } from './env-secrets.js';
 
@@ -16,6 +18,41 @@ export function envMarker(name: string): string {
   return `[REDACTED:env ${name.replace(/[^A-Za-z0-9_.-]/g, '?')}]`;
 }
 
+const BACKSLASH = 0x5c;
+const U_ESCAPE = '\\u';
+const SLASH_ESCAPE = '\\/';
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * `text` with every JSON string escape decoded, the structure around the strings left as it is (escapes
+ * occur only inside strings). A malformed escape stays as written.
+ */
+export function decodeEscapes(text: string): string {
+  let at = text.indexOf('\\');
+  if (at < 0) return text;
+  const parts: string[] = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(text.slice(from, at));
+    const c = text.charAt(at + 1);
+    const simple = SIMPLE_ESCAPES[c];
+    if (simple !== undefined) {
+      parts.push(simple);
+      from = at + 2;
+    } else if (c === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(at + 2, at + 6))) {
+      parts.push(String.fromCharCode(parseInt(text.slice(at + 2, at + 6), 16)));
+      from = at + 6;
+    } else {
+      parts.push('\\');
+      from = at + 1;
+    }
+    at = text.indexOf('\\', from);
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
+}
+
+/** Masks the values of a fixed set of secrets in serialized records. */
 export class EnvMasker {
   private readonly forms: Form[] = [];
   private readonly secrets: readonly EnvSecret[];
@@ -34,15 +71,28 @@ export class EnvMasker {
     return this.forms.length > 0;
   }
 
-  /** True when `text` holds a secret. */
+  /** True when `text` holds a secret, in any spelling. */
   hitsText(text: string): boolean {
     for (const f of this.forms) if (text.includes(f.text)) return true;
-    return false;
+    return this.hitsDecoded(text);
   }
 
-  /** True when `bytes` hold a secret. */
+  /** True when `bytes` hold a secret, in any spelling. */
   hitsBytes(bytes: Buffer): boolean {
     for (const f of this.forms) if (bytes.includes(f.bytes)) return true;
+    const at = bytes.indexOf(BACKSLASH);
+    return at >= 0 && (bytes.includes(U_ESCAPE, at) || bytes.includes(SLASH_ESCAPE, at)) && this.hitsDecoded(bytes.toString('utf8'));
+  }
+
+  /**
+   * True when `text` with its JSON escapes decoded holds a secret. Without a `\u` or `\/` escape every
+   * character has one spelling, the one the forms search for, so only text with one needs decoding.
+   */
+  private hitsDecoded(text: string): boolean {
+    const at = text.indexOf('\\');
+    if (at < 0 || (!text.includes(U_ESCAPE, at) && !text.includes(SLASH_ESCAPE, at))) return false;
+    const decoded = decodeEscapes(text);
+    for (const s of this.secrets) if (decoded.includes(s.value)) return true;
     return false;
   }
 
@@ -54,13 +104,19 @@ export class EnvMasker {
   maskLine(line: string): string {
     let out = line;
     for (const f of this.forms) if (out.includes(f.text)) out = out.split(f.text).join(f.replacement);
+    // another spelling (\u0026 for &, \/ for /, …) is left: parsing decodes them all
+    if (this.hitsDecoded(out)) return this.rebuild(line);
     if (out === line) return line;
     try {
       JSON.parse(out);
       return out;
     } catch {
-      return `${JSON.stringify(this.maskValue(JSON.parse(line)))}\n`;
+      return this.rebuild(line);
     }
+  }
+
+  private rebuild(line: string): string {
+    return `${JSON.stringify(this.maskValue(JSON.parse(line)))}\n`;
   }
 
   /** A parsed value with every secret masked in its strings, keys and numbers. */
