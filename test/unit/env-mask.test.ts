@@ -11,6 +11,37 @@ describe('looksSecretEnvName', () => {
   for (const n of plain) it(`${n} does not`, () => expect(looksSecretEnvName(n)).toBe(false));
 });
 
+describe('looksSecretEnvName: each listed word alone makes a name secret (issue 27)', () => {
+  // each name holds exactly one of the words, none of the others
+  const alone: Record<string, string[]> = {
+    KEY: ['KEY', 'STRIPE_KEY', 'keyfile'],
+    TOKEN: ['TOKEN', 'NPM_TOKEN', 'slackToken'],
+    SECRET: ['SECRET', 'CLIENT_SECRET', 'jwt_secret'],
+    PASSWORD: ['PASSWORD', 'DB_PASSWORD', 'smtpPassword'],
+    PASSWD: ['PASSWD', 'MYSQL_PASSWD'],
+    AUTH: ['AUTH', 'NPM_AUTH', 'oauthClient'],
+    CREDENTIAL: ['CREDENTIAL', 'GCP_CREDENTIAL_JSON', 'credentials'],
+    PRIVATE: ['PRIVATE', 'PRIVATE_PEM', 'gpgPrivate'],
+    COOKIE: ['COOKIE', 'COOKIE_JAR', 'loginCookie'],
+    SESSION: ['SESSION', 'SESSION_ID', 'railsSession'],
+    DSN: ['DSN', 'DATABASE_DSN', 'sentryDsn'],
+  };
+  const words = Object.keys(alone);
+  for (const [word, names] of Object.entries(alone)) {
+    for (const name of names) {
+      it(`${name} (only ${word}) is secret, and its value is masked`, () => {
+        expect(words.filter((w) => name.toUpperCase().includes(w))).toEqual([word]);
+        expect(looksSecretEnvName(name)).toBe(true);
+        expect(envSecrets({ [name]: 'value-0123456789' })).toEqual([{ name, value: 'value-0123456789' }]);
+      });
+    }
+  }
+  it('the socket and desktop-session names stay plain only in their exact forms', () => {
+    for (const n of ['SSH_AUTH_SOCK', 'GPG_AGENT_SOCK', 'XDG_SESSION_ID', 'DBUS_SESSION_BUS_ADDRESS']) expect(looksSecretEnvName(n), n).toBe(false);
+    for (const n of ['SSH_AUTH_SOCKET_KEY', 'MY_XDG_SESSION_TOKEN', 'DBUS_SESSION_BUS_ADDRESS_2', 'SOCK_TOKEN']) expect(looksSecretEnvName(n), n).toBe(true);
+  });
+});
+
 describe('envSecrets', () => {
   it('takes values of at least 8 characters of secret-looking and --redact-env names, longest first', () => {
     const short: string[] = [];
