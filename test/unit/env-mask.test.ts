@@ -140,6 +140,11 @@ describe('EnvMasker: every JSON spelling of a secret (issue 27)', () => {
     );
   });
 
+  it('masks a key spelled with escapes, and every value beside it', () => {
+    const line = '{"v":1,"msg":{"s3cr\\u0026t\\u003cpw\\u003e42":{"again":"s3cr&t\\u003Cpw>42"},"n":1}}\n';
+    expect(JSON.parse(m.maskLine(line))).toEqual({ v: 1, msg: { '[REDACTED:env DB_PASSWORD]': { again: '[REDACTED:env DB_PASSWORD]' }, n: 1 } });
+  });
+
   it('leaves a line with escapes but no secret byte for byte', () => {
     const line = '{"v":1,"t":"s3cr\\u0026t\\u003cpw\\u003e4","u":"a\\nb \\\\u0026"}\n';
     expect(m.hitsText(line)).toBe(false);

@@ -17,17 +17,18 @@ afterAll(() => tmp.cleanup());
 beforeAll(() => {
   const lines: string[] = [];
   let seq = 0;
+  // members in the log's order, msg last: readers then parse only the bodies they keep
   const rec = (r: Record<string, unknown>, t: number) => lines.push(JSON.stringify({ v: 1, time: 1_767_258_000_000 + t, session: 'pairs-1', seq: ++seq, ...r }));
   rec({ from: 'proxy', kind: 'event', event: 'start', name: 'pairs', command: 'node', args: ['s.js'] }, 0);
   // up to three calls in flight: each answer comes after one or two later requests
   const open: Array<{ id: number; seq: number; at: number }> = [];
   const answer = (o: { id: number; seq: number; at: number }, t: number) => {
     const msg = { jsonrpc: '2.0', id: o.id, result: { content: [{ type: 'text', text: `answer-${o.id}` }] } };
-    rec({ from: 'server', kind: 'response', id: o.id, method: 'tools/call', target: 'echo', reqSeq: o.seq, ms: t - o.at, msg, bytes: JSON.stringify(msg).length }, t);
+    rec({ from: 'server', kind: 'response', id: o.id, method: 'tools/call', target: 'echo', reqSeq: o.seq, ms: t - o.at, bytes: JSON.stringify(msg).length, msg }, t);
   };
   for (let id = 0; id < PAIRS; id++) {
     const msg = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `q${id}` } } };
-    rec({ from: 'client', kind: 'request', id, method: 'tools/call', target: 'echo', msg, bytes: JSON.stringify(msg).length }, id * 2);
+    rec({ from: 'client', kind: 'request', id, method: 'tools/call', target: 'echo', bytes: JSON.stringify(msg).length, msg }, id * 2);
     open.push({ id, seq, at: id * 2 });
     if (open.length > 2 + (id % 2)) answer(open.shift()!, id * 2 + 1);
   }

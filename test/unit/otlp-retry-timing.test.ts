@@ -145,13 +145,15 @@ describe('live OTLP: the session root', () => {
   }
   const attr = (root: Awaited<ReturnType<typeof rootOf>>, key: string) => root.attributes.find((a) => a.key === key)?.value;
 
-  it('is ERROR with the exit code as error.type when the server exits non-zero', async () => {
-    const root = await rootOf(3);
-    expect(root.name).toBe('mcp-tap crashy');
-    expect(root.status).toEqual({ code: 2, message: 'the server exited with code 3' });
-    expect(attr(root, 'error.type')).toEqual({ stringValue: '3' });
-    expect(attr(root, 'process.exit.code')).toEqual({ intValue: '3' });
-  });
+  for (const code of [1, 3, 255]) {
+    it(`is ERROR with the exit code as error.type when the server exits ${code}`, async () => {
+      const root = await rootOf(code);
+      expect(root.name).toBe('mcp-tap crashy');
+      expect(root.status).toEqual({ code: 2, message: `the server exited with code ${code}` });
+      expect(attr(root, 'error.type')).toEqual({ stringValue: String(code) });
+      expect(attr(root, 'process.exit.code')).toEqual({ intValue: String(code) });
+    });
+  }
 
   it('is UNSET, with no error.type, when the server exits 0', async () => {
     const root = await rootOf(0);
