@@ -76,3 +76,29 @@ describe('a secret in a line the server writes in pieces', () => {
     expect(tapped).not.toContain('s3cr');
   });
 });
+
+describe('MaskingSink: both ways a record reaches it', () => {
+  const body = Buffer.from('{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"bad s3cr\\u0026t\\u003cpw\\u003e42"}}');
+  const head = '{"v":1,"seq":2,"kind":"error","msg":';
+  const want = { v: 1, seq: 2, kind: 'error', msg: { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'bad [REDACTED:env DB_PASSWORD]' } } };
+
+  it('masks the message bytes of a head + body write', () => {
+    const file = memorySink();
+    new MaskingSink(file, masker).write(head, body);
+    expect(JSON.parse(file.text())).toEqual(want);
+  });
+
+  it('masks the message bytes of a record + body write', () => {
+    const file = memorySink();
+    const record = { v: 1, seq: 2, kind: 'error' } as unknown as Parameters<MaskingSink['writeRecord']>[0];
+    new MaskingSink(file, masker).writeRecord(record, body);
+    expect(JSON.parse(file.text())).toMatchObject({ msg: want.msg });
+  });
+
+  it('passes a record without a secret through untouched', () => {
+    const file = memorySink();
+    const clean = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"t":"a\\u0026b"}}');
+    new MaskingSink(file, masker).write(head, clean);
+    expect(file.text()).toBe(`${head}${clean.toString('utf8')}}\n`);
+  });
+});
