@@ -159,5 +159,16 @@ describe('decodeEscapes', () => {
     expect(decodeEscapes('\\\\u0026')).toBe('\\u0026');
     expect(decodeEscapes('x\\u12G4 \\q')).toBe('x\\u12G4 \\q');
     expect(decodeEscapes('\\ud83d\\udd11')).toBe('🔑');
+    expect(decodeEscapes('end \\u00')).toBe('end \\u00');
+  });
+
+  it('gives what JSON.parse gives for any string body, however it is escaped (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), fc.boolean(), (value, esc, upper) => {
+        const body = spell(value, (i) => esc[i] === true, upper);
+        expect(decodeEscapes(body)).toBe(JSON.parse(`"${body}"`));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
