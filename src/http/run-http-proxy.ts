@@ -61,7 +61,7 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
   const startFields = (run?: string) => ({
     name: opts.name,
     upstream: shownUpstream,
-    listen: url,
+    listen: maskQuery(url),
     ...(run !== undefined ? { run } : {}),
     pid: process.pid,
     versions: { mcpTap: VERSION, node: process.versions.node, platform: process.platform, arch: process.arch },

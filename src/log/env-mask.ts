@@ -1,7 +1,9 @@
 /**
- * Masks secret environment values in serialized records: every occurrence, as it appears raw or
- * JSON-escaped inside a string, becomes `[REDACTED:env NAME]`. A line without any secret costs one
- * substring search per secret form and is returned as it is. Pure.
+ * Masks secret environment values in serialized records: every occurrence, in any JSON spelling inside
+ * a string (raw, the usual escapes, `\u0026`-style escapes as Go writes `&<>`, `\/`, any mix), becomes
+ * `[REDACTED:env NAME]`. The raw and the usual escaped spellings are replaced in place; a line that
+ * still holds a secret once its escapes are decoded is rebuilt value by value. A line without a secret
+ * costs one substring search per form, plus one decoding pass when it holds a `\u` or `\/` escape. Pure.
  */
 import type { EnvSecret } from './env-secrets.js';
 
@@ -16,6 +18,54 @@ export function envMarker(name: string): string {
   return `[REDACTED:env ${name.replace(/[^A-Za-z0-9_.-]/g, '?')}]`;
 }
 
+const BACKSLASH = 0x5c;
+const U_ESCAPE = '\\u';
+const SLASH_ESCAPE = '\\/';
+/** A `\u` or `\/` escape (one regex pass over a latin1 view costs less than two byte searches). */
+const RARE_ESCAPE = /\\[u/]/;
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The value of a hex digit's char code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
+}
+
+/**
+ * `text` with every JSON string escape decoded, the structure around the strings left as it is (escapes
+ * occur only inside strings). A malformed escape stays as written. Char codes, not regexes or slices per
+ * escape: a line of non-ASCII text that a server writes all as \u escapes stays cheap.
+ */
+export function decodeEscapes(text: string): string {
+  let at = text.indexOf('\\');
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    out += text.slice(from, at);
+    from = at + 1;
+    if (text.charCodeAt(at + 1) === 0x75) {
+      const code = (hexValue(text.charCodeAt(at + 2)) << 12) | (hexValue(text.charCodeAt(at + 3)) << 8) | (hexValue(text.charCodeAt(at + 4)) << 4) | hexValue(text.charCodeAt(at + 5));
+      // a digit that is not hex is -1: the whole code is negative
+      if (code >= 0) {
+        out += String.fromCharCode(code);
+        from = at + 6;
+      } else out += '\\';
+    } else {
+      const simple = SIMPLE_ESCAPES[text.charAt(at + 1)];
+      if (simple !== undefined) {
+        out += simple;
+        from = at + 2;
+      } else out += '\\';
+    }
+    at = text.indexOf('\\', from);
+  }
+  return out + text.slice(from);
+}
+
+/** Masks the values of a fixed set of secrets in serialized records. */
 export class EnvMasker {
   private readonly forms: Form[] = [];
   private readonly secrets: readonly EnvSecret[];
@@ -34,15 +84,28 @@ export class EnvMasker {
     return this.forms.length > 0;
   }
 
-  /** True when `text` holds a secret. */
+  /** True when `text` holds a secret, in any spelling. */
   hitsText(text: string): boolean {
     for (const f of this.forms) if (text.includes(f.text)) return true;
-    return false;
+    return this.hitsDecoded(text);
   }
 
-  /** True when `bytes` hold a secret. */
+  /** True when `bytes` hold a secret, in any spelling. */
   hitsBytes(bytes: Buffer): boolean {
     for (const f of this.forms) if (bytes.includes(f.bytes)) return true;
+    const at = bytes.indexOf(BACKSLASH);
+    return at >= 0 && RARE_ESCAPE.test(bytes.toString('latin1', at)) && this.hitsDecoded(bytes.toString('utf8'));
+  }
+
+  /**
+   * True when `text` with its JSON escapes decoded holds a secret. Without a `\u` or `\/` escape every
+   * character has one spelling, the one the forms search for, so only text with one needs decoding.
+   */
+  private hitsDecoded(text: string): boolean {
+    const at = text.indexOf('\\');
+    if (at < 0 || (!text.includes(U_ESCAPE, at) && !text.includes(SLASH_ESCAPE, at))) return false;
+    const decoded = decodeEscapes(text);
+    for (const s of this.secrets) if (decoded.includes(s.value)) return true;
     return false;
   }
 
@@ -54,13 +117,19 @@ export class EnvMasker {
   maskLine(line: string): string {
     let out = line;
     for (const f of this.forms) if (out.includes(f.text)) out = out.split(f.text).join(f.replacement);
+    // another spelling (\u0026 for &, \/ for /, …) is left: parsing decodes them all
+    if (this.hitsDecoded(out)) return this.rebuild(line);
     if (out === line) return line;
     try {
       JSON.parse(out);
       return out;
     } catch {
-      return `${JSON.stringify(this.maskValue(JSON.parse(line)))}\n`;
+      return this.rebuild(line);
     }
+  }
+
+  private rebuild(line: string): string {
+    return `${JSON.stringify(this.maskValue(JSON.parse(line)))}\n`;
   }
 
   /** A parsed value with every secret masked in its strings, keys and numbers. */
