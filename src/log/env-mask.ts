@@ -3,7 +3,9 @@
  * a string (raw, the usual escapes, `\u0026`-style escapes as Go writes `&<>`, `\/`, any mix), becomes
  * `[REDACTED:env NAME]`. The raw and the usual escaped spellings are replaced in place; a line that
  * still holds a secret once its escapes are decoded is rebuilt value by value. A line without a secret
- * costs one substring search per form, plus one decoding pass when it holds a `\u` or `\/` escape. Pure.
+ * costs one substring search per form, plus one decoding pass when it holds a `\u` or `\/` escape.
+ * A record the log keeps shortened (`"truncated":true`) can end a cut string with the first characters
+ * of a secret; those are masked too (at least CUT_PREFIX of them). Pure.
  */
 import type { EnvSecret } from './env-secrets.js';
 
@@ -21,6 +23,13 @@ export function envMarker(name: string): string {
 const BACKSLASH = 0x5c;
 const U_ESCAPE = '\\u';
 const SLASH_ESCAPE = '\\/';
+/** A shortened record: the only kind whose strings can end inside a secret. */
+const SHORTENED = '"truncated":true';
+/** Where the shortener cut a string: the kept head ends just before this marker. */
+const CUT_MARKER = /…\[truncated: \d+ bytes\]$/;
+/** The fewest leading characters of a secret, left at a cut, that are masked as the secret. */
+export const CUT_PREFIX = 3;
+
 /** A `\u` or `\/` escape (one regex pass over a latin1 view costs less than two byte searches). */
 const RARE_ESCAPE = /\\[u/]/;
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
@@ -84,10 +93,12 @@ export class EnvMasker {
     return this.forms.length > 0;
   }
 
-  /** True when `text` holds a secret, in any spelling. */
+  /** True when `text` holds a secret, in any spelling (or a shortened record the first characters of one). */
   hitsText(text: string): boolean {
     for (const f of this.forms) if (text.includes(f.text)) return true;
-    return this.hitsDecoded(text);
+    if (this.hitsDecoded(text)) return true;
+    const shortened = text.includes(SHORTENED) ? this.maskCuts(text) : undefined;
+    return shortened !== undefined && shortened !== text;
   }
 
   /** True when `bytes` hold a secret, in any spelling. */
@@ -115,6 +126,8 @@ export class EnvMasker {
    * the secrets masked value by value.
    */
   maskLine(line: string): string {
+    const shortened = line.includes(SHORTENED) ? this.maskCuts(line) : undefined;
+    if (shortened !== undefined) return shortened;
     let out = line;
     for (const f of this.forms) if (out.includes(f.text)) out = out.split(f.text).join(f.replacement);
     // another spelling (\u0026 for &, \/ for /, …) is left: parsing decodes them all
@@ -126,6 +139,72 @@ export class EnvMasker {
     } catch {
       return this.rebuild(line);
     }
+  }
+
+  /**
+   * A shortened record with every secret masked, also the first characters of one that a cut string
+   * ends with (a string followed by the shortener's `…[truncated: N bytes]`, or the kept head of a
+   * `raw` line). Parsed, since such a record is rare and already bounded by the log limit; the line comes
+   * back unchanged when nothing needed masking; undefined when it is not a shortened record after all.
+   */
+  private maskCuts(line: string): string | undefined {
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      return undefined;
+    }
+    if (typeof rec !== 'object' || rec === null || Array.isArray(rec) || (rec as { truncated?: unknown }).truncated !== true) return undefined;
+    let changed = false;
+    const cut = (head: string): string => {
+      const masked = this.maskCutHead(head);
+      if (masked !== head) changed = true;
+      return masked;
+    };
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') {
+        const m = CUT_MARKER.exec(v);
+        const out = m ? cut(v.slice(0, m.index)) + m[0] : v;
+        const whole = this.maskString(out);
+        if (whole !== v) changed = true;
+        return whole;
+      }
+      if (Array.isArray(v)) return v.map(walk);
+      if (typeof v === 'object' && v !== null) {
+        const o: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) {
+          const key = this.maskString(k);
+          if (key !== k) changed = true;
+          o[key] = walk(x);
+        }
+        return o;
+      }
+      return this.maskValue(v);
+    };
+    const top = rec as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(top)) {
+      // a raw line kept shortened is its head: the cut is at its end
+      out[k] = k === 'raw' && typeof x === 'string' ? this.maskString(cut(x)) : walk(x);
+      if (k === 'raw' && out[k] !== x) changed = true;
+    }
+    return changed ? `${JSON.stringify(out)}\n` : line;
+  }
+
+  /** `head` with a trailing start of a secret (CUT_PREFIX characters or more) replaced by its marker. */
+  private maskCutHead(head: string): string {
+    let best: EnvSecret | undefined;
+    let bestLen = 0;
+    for (const s of this.secrets) {
+      for (let n = Math.min(s.value.length, head.length); n >= CUT_PREFIX && n > bestLen; n--) {
+        if (head.endsWith(s.value.slice(0, n))) {
+          best = s;
+          bestLen = n;
+          break;
+        }
+      }
+    }
+    return best ? head.slice(0, head.length - bestLen) + envMarker(best.name) : head;
   }
 
   private rebuild(line: string): string {
