@@ -47,6 +47,8 @@ export class ExchangeLog {
     url: string,
     private readonly httpVersion: string,
     rawHeaders: readonly string[],
+    /** Told once the record is written (the run waits for open exchanges at shutdown). */
+    private readonly onWritten?: (log: ExchangeLog) => void,
   ) {
     const q = url.indexOf('?');
     this.query = q < 0 ? undefined : maskQuery(url.slice(q));
@@ -102,5 +104,6 @@ export class ExchangeLog {
     if (extra.cut === true) fields['cut'] = true;
     if (extra.error !== undefined) fields['error'] = extra.error;
     tap.exchangeDone(fields, this.reasons.length > 0, at);
+    this.onWritten?.(this);
   }
 }

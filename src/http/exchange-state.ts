@@ -29,6 +29,8 @@ export interface TapContext {
   as: AsEndpoints;
   /** The next exchange number (`http.x`). */
   nextExchange: () => number;
+  /** Exchanges whose record is not written yet: added when one begins, told when it is written. */
+  open?: { add(log: ExchangeLog): void; done(log: ExchangeLog): void };
   /** Secret header values (credentials, cookies, session ids): masked wherever else they show up. */
   learn?: (secrets: Array<{ value: string; marker: string }>) => void;
 }

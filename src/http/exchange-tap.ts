@@ -32,7 +32,8 @@ export function observeExchange(req: IncomingMessage, ctx: TapContext): Observed
   const method = req.method ?? 'GET';
   const sid = header(req, 'mcp-session-id');
   ctx.learn?.(headerSecrets(req.rawHeaders));
-  const xlog = new ExchangeLog(ctx.nextExchange(), ctx.run.clock(), url, `HTTP/${req.httpVersion}`, req.rawHeaders);
+  const xlog = new ExchangeLog(ctx.nextExchange(), ctx.run.clock(), url, `HTTP/${req.httpVersion}`, req.rawHeaders, ctx.open?.done);
+  ctx.open?.add(xlog);
   const legacy = ctx.router.forEndpoint(url);
   const route =
     legacy !== undefined

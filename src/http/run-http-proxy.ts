@@ -20,6 +20,7 @@ import { TapError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { AuthFlows } from './auth-flow.js';
 import { EndpointPolicy } from './endpoint-policy.js';
+import type { ExchangeLog } from './exchange-log.js';
 import { observeExchange, type TapContext } from './exchange-tap.js';
 import type { ObservedExchange } from './exchange-state.js';
 import { errorText, forward, type Upstream } from './forward.js';
@@ -117,6 +118,16 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
   let exchanges = 0;
   const auth = new AuthFlows();
   const policy = new EndpointPolicy(upstreamUrl.pathname);
+  // exchanges still open: at shutdown their records (the cut) come before the sessions' end records
+  const openExchanges = new Set<ExchangeLog>();
+  let idle: (() => void) | null = null;
+  const open = {
+    add: (x: ExchangeLog) => void openExchanges.add(x),
+    done: (x: ExchangeLog) => {
+      openExchanges.delete(x);
+      if (openExchanges.size === 0) idle?.();
+    },
+  };
   const ctx: TapContext = {
     router,
     run,
@@ -128,6 +139,7 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
     auth,
     as: {},
     nextExchange: () => ++exchanges,
+    open,
     learn: (secrets) => {
       for (const s of secrets) opened.masker.learn(s.value, s.marker);
     },
@@ -177,6 +189,10 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
       server.closeAllConnections();
       await closed;
       upstream.agent.destroy();
+      // the cut exchanges' records first (their observers run a few turns after the sockets close)
+      if (openExchanges.size > 0) {
+        await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      }
       router.endAll('shutdown');
       // decoders still at work get a moment; the end records follow what they give
       await Promise.race([Promise.all([...endings]), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
