@@ -64,7 +64,8 @@ export function grantTypeOf(form: string): string | undefined {
 export interface AuthChain {
   chain: AuthLink[];
   ok: boolean;
-  ms: number;
+  /** From the first step to the last (not `ms`: readers show that as an answer's latency). */
+  durationMs: number;
   omitted?: number;
 }
 
@@ -126,7 +127,7 @@ export class AuthFlows {
   }
 
   private close(o: Open, at: number, ok: boolean): AuthChain {
-    const out: AuthChain = { chain: o.links, ok, ms: Math.round((at - o.start) * 1000) / 1000 };
+    const out: AuthChain = { chain: o.links, ok, durationMs: Math.round((at - o.start) * 1000) / 1000 };
     if (o.omitted > 0) out.omitted = o.omitted;
     return out;
   }
