@@ -74,6 +74,11 @@ export class ExchangeLog {
     if (!this.reasons.includes(text) && this.reasons.length < 4) this.reasons.push(text);
   }
 
+  /** Whether a reason was given already. */
+  get hasReasons(): boolean {
+    return this.reasons.length > 0;
+  }
+
   get hasResponse(): boolean {
     return this.response !== undefined;
   }

@@ -269,7 +269,7 @@ function outsideResponse(res: IncomingMessage, ex: ExchangeState, grant: string 
         // metadata that is not JSON names no endpoints
       }
     }
-    if (xlog.requestBytes > 0 || xlog.responseBytes > 0) xlog.notDecoded(reason);
+    if ((xlog.requestBytes > 0 || xlog.responseBytes > 0) && !xlog.hasReasons) xlog.notDecoded(reason);
     run.step((done) => {
       xlog.write(run, facts, endTime, cut ? { cut: true } : {});
       done();
