@@ -5,9 +5,19 @@
  */
 import { createHash } from 'node:crypto';
 
+/** Masks of the session ids seen last: every exchange of a session names its id several times. */
+const recentMasks = new Map<string, string>();
+const MAX_RECENT_MASKS = 256;
+
 /** `[REDACTED:mcp-session-id:1a2b3c4d]`: the same id gives the same mask within and across logs. */
 export function maskSessionId(id: string): string {
-  return `[REDACTED:mcp-session-id:${createHash('sha256').update(id).digest('hex').slice(0, 8)}]`;
+  let mask = recentMasks.get(id);
+  if (mask === undefined) {
+    mask = `[REDACTED:mcp-session-id:${createHash('sha256').update(id).digest('hex').slice(0, 8)}]`;
+    if (recentMasks.size >= MAX_RECENT_MASKS) recentMasks.clear();
+    recentMasks.set(id, mask);
+  }
+  return mask;
 }
 
 /** A path with each query value masked (`/cb?code=…&state=…` → `/cb?code=[REDACTED:query]&state=[REDACTED:query]`). */

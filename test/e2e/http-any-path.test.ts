@@ -18,6 +18,7 @@ import { CLI, tempDir } from '../helpers/paths.js';
 import { readRecords, type Rec } from '../helpers/log.js';
 import { startEverythingHttp, type EverythingHttp } from '../helpers/everything-http.js';
 import { harProblems, type Har } from '../helpers/har.js';
+import { underCi } from '../helpers/browser.js';
 import { validateRecord } from '../../src/log/validate-record.js';
 
 const tmp = tempDir('mcp-tap-http-any-');
@@ -99,6 +100,15 @@ function expectWholeSession(mcp: Rec[], progress: number): void {
 
 const logs: Record<string, string> = {};
 
+function haveJq(): boolean {
+  try {
+    execFileSync('jq', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('mcp-tap http decodes MCP whatever URL it was given', () => {
   for (const [form, path, hostPath] of [
     ['the origin only', '', '/mcp'],
@@ -177,7 +187,12 @@ describe('export --format har of an HTTP-mode run', () => {
     expect(times.map((t) => t.ms)).toEqual([...times.map((t) => t.ms)].sort((a, b) => a - b));
     // the session id is its fingerprint in the headers, never the value
     for (const e of entries) for (const h of [...e.request.headers, ...e.response.headers]) if (h.name.toLowerCase() === 'mcp-session-id') expect(h.value).toMatch(/^\[REDACTED:mcp-session-id:[0-9a-f]{8}\]$/);
-    // jq reads it as HAR tools do
+    // jq reads it as HAR tools do (.ci/run installs jq; under CI a missing jq fails, locally it is skipped with a warning)
+    if (!haveJq()) {
+      if (underCi(process.env)) throw new Error('jq is missing: this test reads the HAR with jq (apt-get install -y jq; .ci/run installs it)');
+      console.warn('http-any-path.test.ts: the jq check is SKIPPED — jq is missing; under CI this is a failure');
+      return;
+    }
     const jq = execFileSync('jq', ['-r', '.log.version, (.log.entries | length), ([.log.entries[].response.status] | map(tostring) | join(","))'], { input: text, encoding: 'utf8' }).trim().split('\n');
     expect(jq[0]).toBe('1.2');
     expect(Number(jq[1])).toBe(entries.length);
