@@ -146,6 +146,7 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
   };
 
   let upstreamDown = false;
+  let stopping = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const reason = refuseReason(req.headers.host, req.headers.origin);
@@ -168,6 +169,8 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
         return hooks?.onResponse?.(r) ?? null;
       },
       onFailure: (err, headersSent) => {
+        // at shutdown mcp-tap itself cuts what is still open: the exchange's record says cut, nothing failed
+        if (stopping) return;
         const error = new TapError('UPSTREAM_UNREACHABLE', `upstream ${upstreamUrl.origin} ${headersSent ? 'broke off' : 'unreachable'} (${errorText(err)})`);
         try {
           hooks?.upstreamError(error.message, headersSent);
@@ -185,14 +188,15 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
     url,
     port,
     close: async () => {
+      stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      upstream.agent.destroy();
       // the cut exchanges' records first (their observers run a few turns after the sockets close)
       if (openExchanges.size > 0) {
         await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       }
+      upstream.agent.destroy();
       router.endAll('shutdown');
       // decoders still at work get a moment; the end records follow what they give
       await Promise.race([Promise.all([...endings]), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);

@@ -34,6 +34,12 @@ beforeAll(async () => {
       const msg = body.startsWith('{') ? (JSON.parse(body) as { id?: number; method?: string }) : {};
       const json = (status: number, value: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
       if (req.url === '/register') return json(201, { client_id: 'c', client_secret: 'REGISTERED-SECRET-42' });
+      if (req.method === 'GET' && req.headers['x-stay'] === '1') {
+        // a GET stream that is still open when mcp-tap stops
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('id: s1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"open"}}\n\n');
+        return;
+      }
       if (req.method === 'GET') return res.writeHead(405, { allow: 'POST' }).end();
       if (msg.method === 'initialize') return json(200, { jsonrpc: '2.0', id: msg.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } }, { 'mcp-session-id': sid });
       if (msg.method === 'notifications/initialized') return res.writeHead(202).end();
@@ -77,7 +83,11 @@ beforeAll(async () => {
   // a client registration (JSON, off the endpoint, not JSON-RPC): relayed, never logged
   const reg = await fetch(`${base}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'x', redirect_uris: ['http://127.0.0.1:9/cb'] }) });
   expect(await reg.json()).toMatchObject({ client_secret: 'REGISTERED-SECRET-42' });
+  const stream = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'x-stay': '1' } });
+  const reader = stream.body!.getReader();
+  await reader.read(); // its first event has arrived
   await proxy.close();
+  await reader.cancel().catch(() => {});
   recs = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
 }, 30_000);
 
@@ -89,6 +99,13 @@ afterAll(async () => {
 const http = (r: Rec) => r['http'] as { method: string; path: string; status?: number; x?: number };
 
 describe('HTTP mode: status-only outcomes and session ids as records', () => {
+  it('a GET stream open at shutdown: its messages, then its exchange record (cut), then its session ends', () => {
+    const get = recs.filter((r) => http(r)?.x === 10 || (r.event === 'end' && r.session === recs.find((x) => http(x)?.x === 10)?.session));
+    expect(get.map((r) => r.event ?? r.kind)).toEqual(['http', 'notification', 'http', 'exchange', 'end']);
+    expect(get[3]).toMatchObject({ cut: true, http: { method: 'GET', status: 200, stream: 'get' } });
+    expect(get[4]).toMatchObject({ reason: 'shutdown' });
+  });
+
   it('writes only valid records, one exchange record per exchange with masked headers and phase times', () => {
     for (const r of recs) expect({ r, problems: validateRecord(r) }).toEqual({ r, problems: [] });
     const exchanges = recs.filter((r) => r.event === 'exchange');
@@ -102,8 +119,9 @@ describe('HTTP mode: status-only outcomes and session ids as records', () => {
       'POST /mcp 404',
       'POST /mcp 200',
       'POST /register 201',
+      'GET /mcp 200',
     ]);
-    expect(exchanges.map((r) => http(r).x)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(exchanges.map((r) => http(r).x)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (const x of exchanges) {
       const t = x['timing'] as { request: number; head: number; end: number };
       expect(t.request).toBeLessThanOrEqual(t.head);
@@ -122,6 +140,8 @@ describe('HTTP mode: status-only outcomes and session ids as records', () => {
       ['POST', 400, null],
       ['POST', 404, 'session-not-found'],
       ['POST', 201, null],
+      ['GET', 200, null],
+      ['GET', 200, null],
     ]);
     const expired = recs.find((r) => r.event === 'end' && r['reason'] === 'session-not-found')!;
     expect(expired).toBeDefined();
