@@ -61,16 +61,28 @@ export interface ExchangeState {
   strict: boolean;
 }
 
-/** A decoder for the copy, or (unknown encoding) null after saying the body is not analysed. */
+/**
+ * A decoder for the copy, or (unknown encoding) null after saying the body is not analysed. `onEnd` runs
+ * once at the body's end also when decoding failed (`failed`: what was decoded is not the whole body),
+ * so the exchange still gets its record.
+ */
 export function decoderOrNote(
   encoding: string | undefined,
   onData: (c: Buffer) => void,
-  onEnd: () => void,
+  onEnd: (failed: boolean) => void,
   ex: ExchangeState,
   facts: HttpFacts,
 ): BodyDecoder | null {
   const tap = ex.tap;
-  const d = makeDecoder(encoding, onData, onEnd, (err) => {
+  let ended = false;
+  let failed = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    onEnd(failed);
+  };
+  const d = makeDecoder(encoding, onData, end, (err) => {
+    failed = true;
     ex.xlog.notDecoded(`the ${String(encoding)} body could not be decoded (${err.message})`);
     tap.event('http', { http: facts, error: `the body could not be decoded for the log (${err.message})` });
   });
@@ -80,7 +92,15 @@ export function decoderOrNote(
       tap.event('http', { http: facts, error: `Content-Encoding ${JSON.stringify(encoding)} is not decoded; the body is relayed but not analysed` });
       done();
     });
+    return null;
   }
-  return d;
+  return {
+    write: (chunk, done) => d.write(chunk, done),
+    end: (done) =>
+      d.end(() => {
+        end();
+        done();
+      }),
+  };
 }
 

@@ -163,7 +163,11 @@ function mcpRequest(ex: ExchangeState): RequestSide {
   const tap = ex.tap;
   const capture = new BodyCapture(ex.ctx.maxLogBytes, ex.ctx.shortener);
   let endTime = 0;
-  const decoder = decoderOrNote(header(ex.req, 'content-encoding'), (c) => capture.push(c), () => deliver(ex, capture, endTime), ex, { ...ex.facts, stream: 'post' });
+  // a body that did not decode whole is not logged as a message (the http event says why)
+  const delivered = (failed: boolean) => {
+    if (!failed) deliver(ex, capture, endTime);
+  };
+  const decoder = decoderOrNote(header(ex.req, 'content-encoding'), (c) => capture.push(c), delivered, ex, { ...ex.facts, stream: 'post' });
   if (decoder === null) return none;
   return {
     authorization,

@@ -122,8 +122,8 @@ export function watchResponse(res: IncomingMessage, ex: ExchangeState, withCrede
     decoder = decoderOrNote(
       header(res, 'content-encoding'),
       (c) => capture.push(c),
-      () => {
-        if (capture.bytes > 0) {
+      (failed) => {
+        if (capture.bytes > 0 && !failed) {
           const line = capture.finish();
           if (ex.strict && !isJsonRpcBody(line)) xlog.notDecoded('the response body is not JSON-RPC');
           else tap.message('server', line, msgFacts, endTime);

@@ -51,6 +51,7 @@ beforeAll(async () => {
         sid = 'SESSION-THREE-33333333';
         return json(404, { jsonrpc: '2.0', id: msg.id, error: { code: -32001, message: 'Session not found' } });
       }
+      if (msg.method === 'badgzip') return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('this is not gzip');
       if (msg.method === 'crash') return res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal Server Error</h1>');
       if (msg.method === 'tools/call') return json(400, { jsonrpc: '2.0', id: msg.id, error: { code: -32020, message: 'Header mismatch' } });
       return json(200, { jsonrpc: '2.0', id: msg.id, result: {} });
@@ -64,7 +65,7 @@ beforeAll(async () => {
   let session: string | undefined;
   const post = async (body: unknown, headers: Record<string, string> = {}, path = '/mcp') => {
     const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session } : {}), ...headers }, body: JSON.stringify(body) });
-    await res.arrayBuffer();
+    await res.arrayBuffer().catch(() => {}); // fetch gunzips, and the bad gzip body does not
     return res;
   };
   const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
@@ -74,6 +75,7 @@ beforeAll(async () => {
   expect(get.status).toBe(405);
   session = (await post({ jsonrpc: '2.0', id: 1, method: 'reissue' })).headers.get('mcp-session-id')!;
   expect((await post({ jsonrpc: '2.0', id: 2, method: 'crash' })).status).toBe(500);
+  expect((await post({ jsonrpc: '2.0', id: 5, method: 'badgzip' }, { 'accept-encoding': 'gzip' })).status).toBe(200);
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
   expect((await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_weather', _meta: meta } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_forecast' })).status).toBe(400);
   expect((await post({ jsonrpc: '2.0', id: 4, method: 'expire' })).status).toBe(404);
@@ -100,7 +102,8 @@ const http = (r: Rec) => r['http'] as { method: string; path: string; status?: n
 
 describe('HTTP mode: status-only outcomes and session ids as records', () => {
   it('a GET stream open at shutdown: its messages, then its exchange record (cut), then its session ends', () => {
-    const get = recs.filter((r) => http(r)?.x === 10 || (r.event === 'end' && r.session === recs.find((x) => http(x)?.x === 10)?.session));
+    const x = http(recs.find((r) => r.event === 'exchange' && http(r).method === 'GET' && http(r).status === 200)!).x;
+    const get = recs.filter((r) => http(r)?.x === x || (r.event === 'end' && r.session === recs.find((y) => http(y)?.x === x)?.session));
     expect(get.map((r) => r.event ?? r.kind)).toEqual(['http', 'notification', 'http', 'exchange', 'end']);
     expect(get[3]).toMatchObject({ cut: true, http: { method: 'GET', status: 200, stream: 'get' } });
     expect(get[4]).toMatchObject({ reason: 'shutdown' });
@@ -115,13 +118,14 @@ describe('HTTP mode: status-only outcomes and session ids as records', () => {
       'GET /mcp 405',
       'POST /mcp 200',
       'POST /mcp 500',
+      'POST /mcp 200',
       'POST /mcp 400',
       'POST /mcp 404',
       'POST /mcp 200',
       'POST /register 201',
       'GET /mcp 200',
     ]);
-    expect(exchanges.map((r) => http(r).x)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(exchanges.map((r) => http(r).x)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     for (const x of exchanges) {
       const t = x['timing'] as { request: number; head: number; end: number };
       expect(t.request).toBeLessThanOrEqual(t.head);
@@ -137,6 +141,7 @@ describe('HTTP mode: status-only outcomes and session ids as records', () => {
       ['POST', 202, null],
       ['GET', 405, 'no-get-stream'],
       ['POST', 500, null],
+      ['POST', 200, null],
       ['POST', 400, null],
       ['POST', 404, 'session-not-found'],
       ['POST', 201, null],
@@ -168,6 +173,10 @@ describe('HTTP mode: status-only outcomes and session ids as records', () => {
   it('what passed undecoded is counted with the reason; the registration body never reaches the log', () => {
     const crash = recs.find((r) => r.event === 'exchange' && http(r).status === 500)!;
     expect(crash['notDecoded']).toBe('not decoded: Content-Type "text/html"');
+    // a body that does not decode: said, counted, and no half message in the log
+    const bad = recs.find((r) => r.event === 'exchange' && http(r).x === 6)!;
+    expect(bad['notDecoded']).toMatch(/^not decoded: the gzip body could not be decoded \(/);
+    expect(recs.some((r) => r.kind !== 'request' && r.kind !== 'event' && http(r)?.x === 6)).toBe(false);
     const reg = recs.find((r) => r.event === 'exchange' && http(r).path === '/register')!;
     expect(reg['notDecoded']).toBe('not decoded: a JSON body that is not JSON-RPC, off the MCP endpoint');
     expect(reg.session).toBe(recs[0]!.session);
