@@ -241,7 +241,7 @@ describe('mcp-tap http: a bearer-protected upstream, signed in through the tap',
       ship: readdirSync(shipDir).map((f) => readFileSync(join(shipDir, f), 'utf8')).join(''),
       otlp: rawPayloads.join('\n'),
     };
-    for (const [name, args] of [
+    const readers = [
       ['har', ['export', log, '--format', 'har']],
       ['json', ['export', log, '--session', 'all', '--format', 'json']],
       ['md', ['export', log, '--session', 'all', '--format', 'md']],
@@ -249,11 +249,12 @@ describe('mcp-tap http: a bearer-protected upstream, signed in through the tap',
       ['tail', ['tail', log, '--session', 'all', '-n', '10000', '--full']],
       ['tail --json', ['tail', log, '--session', 'all', '--json']],
       ['har unredacted', ['export', log, '--format', 'har', '--no-redact']],
-    ] as const) {
-      const r = await cli([...args]);
-      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
-      outputs[name] = r.stdout;
-    }
+    ] as const;
+    const results = await Promise.all(readers.map(([, args]) => cli([...args])));
+    readers.forEach(([name], i) => {
+      expect(results[i]!.code, `${name}: ${results[i]!.stderr}`).toBe(0);
+      outputs[name] = results[i]!.stdout;
+    });
     expect(harProblems(JSON.parse(outputs['har']!) as Har)).toEqual([]);
     // the UI: every row and every body of every session, as the page gets them
     const ac = new AbortController();
