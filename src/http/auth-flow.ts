@@ -111,11 +111,15 @@ export class AuthFlows {
     return this.close(o, at, status >= 200 && status < 300);
   }
 
-  /** The chain still open (at shutdown): ended, not OK. */
+  /**
+   * The chain still open (at shutdown): ended, not OK. Metadata fetched without any challenge (a host
+   * discovering ahead, a crawler) is no sign-in that failed: nothing.
+   */
   takeOpen(at: number): AuthChain | null {
     const o = this.open;
     this.open = null;
-    return o === null ? null : this.close(o, at, false);
+    if (o === null || !o.links.some((l) => l.step === 'challenge' || l.step === 'token')) return null;
+    return this.close(o, at, false);
   }
 
   private add(at: number, link: AuthLink): void {

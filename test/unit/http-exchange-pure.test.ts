@@ -181,6 +181,9 @@ describe('OAuth steps and the sign-in chain', () => {
     expect(open.chain).toHaveLength(32);
     expect(open.omitted).toBe(19);
     expect(authChainText(open.chain, open.omitted)).toMatch(/^403 insufficient_scope → resource metadata 404 → .* → … 19 more$/);
+    // metadata read without a challenge is no failed sign-in
+    flows.step(200, 'resource-metadata', 200, '/.well-known/oauth-protected-resource');
+    expect(flows.takeOpen(300)).toBeNull();
   });
 });
 
