@@ -309,6 +309,10 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
     const bad = runTap(['http', 'ftp://example.com/mcp', '--no-log']);
     expect((await bad.exited()).code).toBe(2);
     expect(bad.stderr()).toMatch(/^mcp-tap: the upstream URL must be http: or https:, got ftp:\n$/);
+    // the sinks' flags as in proxy mode: --ship-options belongs to the --ship before it
+    const sinks = runTap(['http', upstream.url, '--ship-options', '{}', '--ship', 'pino-roll', '--no-log']);
+    expect((await sinks.exited()).code).toBe(2);
+    expect(sinks.stderr()).toBe('mcp-tap: --ship-options goes after the --ship it configures\n');
   });
 
   it('refuses a non-loopback Host or Origin with 403 before anything reaches the upstream', async () => {
