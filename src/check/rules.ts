@@ -96,6 +96,10 @@ export const NOTE_HELP: Record<string, { help: string; helpUri?: string; categor
     help: 'Since 2026-07-28 every request carries params._meta["io.modelcontextprotocol/protocolVersion"].',
     helpUri: 'https://modelcontextprotocol.io/specification/draft/basic',
   },
+  'header-mismatch': {
+    help: 'Over Streamable HTTP, 2026-07-28 clients mirror the body into MCP-Protocol-Version (= _meta protocolVersion), Mcp-Method (= method) and, for tools/call, resources/read and prompts/get, Mcp-Name (= params.name or params.uri, non-ASCII as =?base64?…?=); the server refuses a missing or different one with 400 and -32020.',
+    helpUri: 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#request-metadata',
+  },
   'batch-not-allowed': {
     help: 'Send one message per line. JSON-RPC batches were allowed only in 2025-03-26, and never for initialize.',
     helpUri: 'https://modelcontextprotocol.io/specification/2025-03-26/basic#batching',

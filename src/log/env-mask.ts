@@ -74,18 +74,41 @@ export function decodeEscapes(text: string): string {
   return out + text.slice(from);
 }
 
-/** Masks the values of a fixed set of secrets in serialized records. */
+/** Values learned while the session runs (HTTP mode: credentials, cookies, session ids) are kept at most this many, newest first. */
+const MAX_LEARNED = 64;
+/** Shorter learned values are not masked: they would shred ordinary text. */
+const MIN_LEARNED = 8;
+
+/** Masks the values of a set of secrets (fixed at start, plus those learned on the wire) in serialized records. */
 export class EnvMasker {
-  private readonly forms: Form[] = [];
-  private readonly secrets: readonly EnvSecret[];
+  private forms: Form[] = [];
+  private readonly secrets: Array<{ value: string; replacement: string }> = [];
+  private readonly fixed: number;
 
   constructor(secrets: readonly EnvSecret[]) {
-    this.secrets = secrets;
-    for (const s of secrets) {
-      const replacement = envMarker(s.name);
-      const escaped = JSON.stringify(s.value).slice(1, -1);
-      for (const text of escaped === s.value ? [s.value] : [escaped, s.value]) this.forms.push({ text, bytes: Buffer.from(text, 'utf8'), replacement });
+    for (const s of secrets) this.addForms(s.value, envMarker(s.name));
+    this.fixed = this.secrets.length;
+  }
+
+  private addForms(value: string, replacement: string): void {
+    this.secrets.push({ value, replacement });
+    const escaped = JSON.stringify(value).slice(1, -1);
+    for (const text of escaped === value ? [value] : [escaped, value]) this.forms.push({ text, bytes: Buffer.from(text, 'utf8'), replacement });
+  }
+
+  /**
+   * A secret seen on the wire (an Authorization credential, a cookie, a session id), masked from now on
+   * wherever it appears. Bounded: past MAX_LEARNED the oldest learned one is forgotten.
+   */
+  learn(value: string, replacement: string): void {
+    if (value.length < MIN_LEARNED || this.secrets.some((s) => s.value === value)) return;
+    if (this.secrets.length - this.fixed >= MAX_LEARNED) {
+      this.secrets.splice(this.fixed, 1);
+      this.forms = [];
+      const all = this.secrets.splice(0);
+      for (const s of all) this.addForms(s.value, s.replacement);
     }
+    this.addForms(value, replacement);
   }
 
   /** True when the masker has anything to mask. */
@@ -193,7 +216,7 @@ export class EnvMasker {
 
   /** `head` with a trailing start of a secret (CUT_PREFIX characters or more) replaced by its marker. */
   private maskCutHead(head: string): string {
-    let best: EnvSecret | undefined;
+    let best: { value: string; replacement: string } | undefined;
     let bestLen = 0;
     for (const s of this.secrets) {
       for (let n = Math.min(s.value.length, head.length); n >= CUT_PREFIX && n > bestLen; n--) {
@@ -204,7 +227,7 @@ export class EnvMasker {
         }
       }
     }
-    return best ? head.slice(0, head.length - bestLen) + envMarker(best.name) : head;
+    return best ? head.slice(0, head.length - bestLen) + best.replacement : head;
   }
 
   private rebuild(line: string): string {
@@ -230,7 +253,7 @@ export class EnvMasker {
 
   private maskString(s: string): string {
     let out = s;
-    for (const sec of this.secrets) if (out.includes(sec.value)) out = out.split(sec.value).join(envMarker(sec.name));
+    for (const sec of this.secrets) if (out.includes(sec.value)) out = out.split(sec.value).join(sec.replacement);
     return out;
   }
 }

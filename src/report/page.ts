@@ -12,6 +12,7 @@ import { buildSessionModel, type Bar, type SessionModel, type Tick } from './mod
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_CSS } from './page-style.js';
 import { DEFAULT_BODY_LIMITS, encodeRow, type BodyLimits, type BodyMeter } from './rows.js';
+import { isQuietExchange } from '../log/http-records.js';
 import { escapeHtml, jsonForScript, visibleText } from './safe-json.js';
 
 export interface ReportOptions {
@@ -157,7 +158,7 @@ export function* reportChunks(records: readonly LogRecord[], opts: ReportOptions
   const meter: BodyMeter = { used: 0, shortened: 0 };
   const plans = opts.plans ?? [];
   const notices: Array<string | undefined> = [];
-  const models = groupSessions(records).map((recs) => {
+  const models = groupSessions(records.filter((r) => !isQuietExchange(r))).map((recs) => {
     const plan = plans.find((p) => p.session === recs[0]?.session);
     notices.push(plan ? sampleNotice(plan, recs.length) : undefined);
     return buildSessionModel(recs, plan?.summary);

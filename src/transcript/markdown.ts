@@ -3,6 +3,7 @@
  * the counts, the conversation with bodies folded away, and the server's stderr. Pure: records (already
  * redacted, or not) in, text out. Every wire string goes through md-escape.
  */
+import { authChainText, type AuthLink } from '../log/auth-chain.js';
 import type { BatchItem, LogRecord, Note, PendingRequest } from '../log/record.js';
 import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import { buildConversation, type Entry } from './conversation.js';
@@ -296,6 +297,12 @@ function describeEvent(r: LogRecord): string {
       return `the log could not be written${str(r['error']) ? `: ${code(str(r['error'])!)}` : ''}`;
     case 'spawn-error':
       return `the server could not be started${str(r['error']) ? `: ${code(str(r['error'])!)}` : ''}`;
+    case 'auth': {
+      const chain = Array.isArray(r['chain']) ? (r['chain'] as AuthLink[]) : [];
+      return `sign-in ${code(authChainText(chain, typeof r['omitted'] === 'number' ? r['omitted'] : 0))}${r['ok'] === true ? '' : ' (not accepted)'}`;
+    }
+    case 'exchange':
+      return `HTTP exchange: ${prose(str(r['notDecoded']) ?? str(r['error']) ?? (r['cut'] === true ? 'cut off' : ''))}`;
     default:
       return `event ${code(String(r.event ?? '?'))}`;
   }

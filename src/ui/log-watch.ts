@@ -14,6 +14,7 @@ import { parseLogLine } from '../view/tail-run.js';
 import type { LiveEvent, LiveRow } from './live-row.js';
 import { SessionCards } from './session-cards.js';
 import { toLiveRow } from './to-row.js';
+import { isQuietExchange } from '../log/http-records.js';
 
 export interface LogWatchOptions {
   /** The log directory to watch (new logs are picked up); undefined: only `files`. */
@@ -117,7 +118,7 @@ export class LogWatch {
 
   private record(log: number, file: string, r: LogRecord, live: boolean): void {
     this.cards.add(log, file, r);
-    if (!live || this.listeners.size === 0) return;
+    if (!live || this.listeners.size === 0 || isQuietExchange(r)) return;
     const key = `${log}\u0000${r.session}`;
     let batch = this.pendingRows.get(key);
     if (!batch) {

@@ -8,12 +8,13 @@ import type { LogRecord } from '../log/record.js';
 import { RecordRedactor, type RedactOptions } from '../transcript/redact.js';
 import type { LiveRow } from './live-row.js';
 import { toLiveRow } from './to-row.js';
+import { isQuietExchange } from '../log/http-records.js';
 
 /** The rows of `session` in `path`, as JSON lines, a batch at a time. */
 export async function* sessionRowLines(path: string, session: string, redact?: RedactOptions): AsyncGenerator<string> {
   let batch: string[] = [];
   for await (const item of readRecords(path)) {
-    if (!('record' in item) || item.record.session !== session) continue;
+    if (!('record' in item) || item.record.session !== session || isQuietExchange(item.record)) continue;
     const row: LiveRow = toLiveRow(item.record, redact);
     batch.push(JSON.stringify(row));
     if (batch.length >= 1000) {

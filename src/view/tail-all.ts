@@ -50,7 +50,7 @@ export function withServerColumn(server: string, text: string, paint: (s: string
 /** Runs tail over every log of `dir` until the signal aborts (with follow) or the logs are read (without). */
 export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo): Promise<void> {
   if (io.signal) setMaxListeners(0, io.signal); // one abort listener per followed log
-  const filter = buildFilter({ ...opts.filter, keepSeparators: !opts.json });
+  const filter = buildFilter({ ...opts.filter, keepSeparators: !opts.json, hideQuietExchanges: !opts.json });
   const chalk = makeChalk(opts.color);
   const width = opts.width !== undefined ? Math.max(41, opts.width - SERVER_W - 1) : undefined;
   const history = opts.lines ?? 20;

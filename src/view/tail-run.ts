@@ -56,7 +56,7 @@ export interface TailIo {
 export async function runTail(opts: TailRunOptions, io: TailIo): Promise<void> {
   const path = await pickLog(opts.file, io.env ?? process.env);
   const fmt = new TailFormatter({
-    filter: buildFilter({ ...opts.filter, keepSeparators: !opts.json }),
+    filter: buildFilter({ ...opts.filter, keepSeparators: !opts.json, hideQuietExchanges: !opts.json }),
     json: opts.json,
     color: opts.color,
     full: opts.full,
