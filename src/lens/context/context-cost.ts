@@ -1,0 +1,235 @@
+/**
+ * Context cost: what a session puts into the model's context, in bytes and tokens — each tool
+ * definition and the listings' totals, the server's instructions, each tool result — and what follows
+ * from it: what the server costs before the first message, the tools never called, the largest
+ * results. A pure fold over one session's records (tokenizer injected); bounded: definitions and tools
+ * are capped, results keep only their per-tool totals and the largest few.
+ */
+import type { LogRecord } from '../../log/record.js';
+import { definitionText, resultText, utf8Length, type ListingKind } from './model-text.js';
+import type { Tokenizer } from './tokenizer.js';
+
+/** Bytes and tokens of one text; `estimated` when the log holds a shortened copy (scaled to its size). */
+export interface Cost {
+  bytes: number;
+  tokens: number;
+  estimated?: true;
+}
+
+/** One definition of a listing and its cost. */
+export interface DefinitionCost extends Cost {
+  name: string;
+}
+
+/** A listing: its definitions (latest listing, pages merged) and their sum. */
+export interface ListingCost {
+  count: number;
+  total: Cost;
+  items: DefinitionCost[];
+}
+
+/** One tool result. */
+export interface ResultCost extends Cost {
+  tool: string;
+  /** seq of the answer record. */
+  seq: number;
+  /** Bytes of images and audio in it (not tokenized). */
+  mediaBytes?: number;
+}
+
+/** The results of one tool over the session. */
+export interface ToolResults {
+  tool: string;
+  calls: number;
+  tokens: number;
+  bytes: number;
+  maxTokens: number;
+}
+
+/** What one session costs the model's context. */
+export interface ContextCost {
+  session: string;
+  tokenizer: string;
+  tools: ListingCost | null;
+  prompts: ListingCost | null;
+  resources: ListingCost | null;
+  resourceTemplates: ListingCost | null;
+  instructions: Cost | null;
+  /** Tokens in context before the user's first message: tool definitions and instructions. */
+  beforeFirstMessage: number;
+  /** Tools of the latest listing that no tools/call of the session named, with their definition's tokens. */
+  neverCalled: DefinitionCost[];
+  /** Every tool result of the session, summed. */
+  results: { count: number; bytes: number; tokens: number };
+  /** Per tool, by total tokens (largest first). */
+  perTool: ToolResults[];
+  /** The largest results, by tokens. */
+  largestResults: ResultCost[];
+}
+
+const LISTINGS: Record<string, { field: string; key: string; slot: ListingKind }> = {
+  'tools/list': { field: 'tools', key: 'name', slot: 'tools' },
+  'prompts/list': { field: 'prompts', key: 'name', slot: 'prompts' },
+  'resources/list': { field: 'resources', key: 'uri', slot: 'resources' },
+  'resources/templates/list': { field: 'resourceTemplates', key: 'uriTemplate', slot: 'resourceTemplates' },
+};
+
+/** Largest results kept per session. */
+export const LARGEST_RESULTS = 5;
+const MAX_DEFINITIONS = 10_000;
+const MAX_TOOLS = 10_000;
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Which records the fold reads whole: answers to initialize, the listings and tools/call. */
+export function contextNeedsBody(head: LogRecord): boolean {
+  if (head.kind !== 'response' || typeof head.method !== 'string') return false;
+  return head.method === 'initialize' || head.method === 'tools/call' || Object.hasOwn(LISTINGS, head.method);
+}
+
+const sum = (items: readonly Cost[]): Cost => {
+  const c: Cost = { bytes: 0, tokens: 0 };
+  for (const i of items) {
+    c.bytes += i.bytes;
+    c.tokens += i.tokens;
+    if (i.estimated) c.estimated = true;
+  }
+  return c;
+};
+
+/** One session's context cost, fed its records in log order. */
+export class ContextCostBuilder {
+  private readonly listings = new Map<ListingKind, Map<string, DefinitionCost>>();
+  private instructions: Cost | null = null;
+  private readonly called = new Set<string>();
+  private readonly perTool = new Map<string, ToolResults>();
+  private readonly results = { count: 0, bytes: 0, tokens: 0 };
+  private largest: ResultCost[] = [];
+  /** Listings whose last page had a nextCursor: the next answer continues them. */
+  private readonly continuing = new Set<ListingKind>();
+
+  constructor(
+    private readonly session: string,
+    private readonly tokenizer: Tokenizer,
+  ) {}
+
+  /** The cost of `text`; a shortened copy is scaled by how much of the line the log kept. */
+  private cost(text: string, r: LogRecord): Cost {
+    const bytes = utf8Length(text);
+    const tokens = this.tokenizer.count(text);
+    if (r.truncated !== true || typeof r.bytes !== 'number' || r.msg === undefined) return { bytes, tokens };
+    const kept = utf8Length(JSON.stringify(r.msg));
+    const scale = kept > 0 ? Math.max(1, r.bytes / kept) : 1;
+    return { bytes: Math.round(bytes * scale), tokens: Math.round(tokens * scale), estimated: true };
+  }
+
+  add(r: LogRecord): void {
+    if (r.kind === 'request' && r.from === 'client' && r.method === 'tools/call' && typeof r.target === 'string') {
+      if (this.called.size < MAX_TOOLS) this.called.add(r.target);
+      return;
+    }
+    if (r.kind !== 'response' || r.from !== 'server' || !isObj(r.msg)) return;
+    const result = r.msg['result'];
+    if (!isObj(result)) return;
+    if (r.method === 'initialize') {
+      const ins = result['instructions'];
+      if (typeof ins === 'string' && ins !== '') this.instructions = this.cost(ins, r);
+      return;
+    }
+    if (r.method === 'tools/call') {
+      this.result(r, result);
+      return;
+    }
+    const spec = r.method !== undefined ? LISTINGS[r.method] : undefined;
+    if (!spec) return;
+    const items = result[spec.field];
+    if (!Array.isArray(items)) return;
+    // the answer after a page with nextCursor continues that listing; any other starts it over (a refresh)
+    let map = this.listings.get(spec.slot);
+    if (!map || !this.continuing.has(spec.slot)) {
+      map = new Map();
+      this.listings.set(spec.slot, map);
+    }
+    if (typeof result['nextCursor'] === 'string') this.continuing.add(spec.slot);
+    else this.continuing.delete(spec.slot);
+    for (const def of items) {
+      if (!isObj(def) || map.size >= MAX_DEFINITIONS) continue;
+      const name = def[spec.key];
+      if (typeof name !== 'string') continue;
+      map.set(name, { name, ...this.cost(definitionText(spec.slot, def), r) });
+    }
+  }
+
+  private result(r: LogRecord, result: Obj): void {
+    const tool = typeof r.target === 'string' ? r.target : '(unknown tool)';
+    const { text, mediaBytes } = resultText(result);
+    const c = this.cost(text, r);
+    this.results.count++;
+    this.results.bytes += c.bytes;
+    this.results.tokens += c.tokens;
+    let t = this.perTool.get(tool);
+    if (!t && this.perTool.size < MAX_TOOLS) this.perTool.set(tool, (t = { tool, calls: 0, tokens: 0, bytes: 0, maxTokens: 0 }));
+    if (t) {
+      t.calls++;
+      t.tokens += c.tokens;
+      t.bytes += c.bytes;
+      t.maxTokens = Math.max(t.maxTokens, c.tokens);
+    }
+    const last = this.largest.at(-1);
+    if (this.largest.length < LARGEST_RESULTS || (last !== undefined && c.tokens > last.tokens)) {
+      this.largest.push({ tool, seq: r.seq, ...c, ...(mediaBytes > 0 ? { mediaBytes } : {}) });
+      this.largest.sort((a, b) => b.tokens - a.tokens || a.seq - b.seq);
+      if (this.largest.length > LARGEST_RESULTS) this.largest.length = LARGEST_RESULTS;
+    }
+  }
+
+  finish(): ContextCost {
+    const listing = (slot: ListingKind): ListingCost | null => {
+      const map = this.listings.get(slot);
+      if (!map) return null;
+      const items = [...map.values()];
+      return { count: items.length, total: sum(items), items };
+    };
+    const tools = listing('tools');
+    const neverCalled = (tools?.items ?? []).filter((t) => !this.called.has(t.name));
+    return {
+      session: this.session,
+      tokenizer: this.tokenizer.name,
+      tools,
+      prompts: listing('prompts'),
+      resources: listing('resources'),
+      resourceTemplates: listing('resourceTemplates'),
+      instructions: this.instructions,
+      beforeFirstMessage: (tools?.total.tokens ?? 0) + (this.instructions?.tokens ?? 0),
+      neverCalled,
+      results: { ...this.results },
+      perTool: [...this.perTool.values()].sort((a, b) => b.tokens - a.tokens || a.tool.localeCompare(b.tool)),
+      largestResults: [...this.largest],
+    };
+  }
+}
+
+/** Folds records of any number of sessions, one ContextCostBuilder each, closed at their `end` record. */
+export class ContextCosts {
+  private readonly open = new Map<string, ContextCostBuilder>();
+  private readonly done: ContextCost[] = [];
+
+  constructor(private readonly tokenizer: Tokenizer) {}
+
+  add(r: LogRecord): void {
+    const key = typeof r.session === 'string' ? r.session : '';
+    let b = this.open.get(key);
+    if (!b) this.open.set(key, (b = new ContextCostBuilder(key, this.tokenizer)));
+    b.add(r);
+    if (r.kind === 'event' && r.event === 'end') {
+      this.done.push(b.finish());
+      this.open.delete(key);
+    }
+  }
+
+  /** Every session's cost, in the order the sessions ended (open ones last). */
+  finish(): ContextCost[] {
+    return [...this.done, ...[...this.open.values()].map((b) => b.finish())];
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What of a definition or a result reaches the model's context, as text: the part a host copies into
+ * its request to the model. Tools: `{name, description, inputSchema}` as JSON (hosts send those three;
+ * title, annotations, outputSchema, icons and _meta stay with the host). Prompts and resources: their
+ * listing item without icons, annotations and _meta. Tool results: the text of each content item (an
+ * embedded resource's text, a resource link as JSON), or structuredContent as JSON when there is no
+ * content; images and audio are counted in bytes only. Pure.
+ */
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Which listing a definition comes from. */
+export type ListingKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+const DROPPED = new Set(['_meta', 'icons', 'annotations']);
+
+/** A tool definition as the host sends it to the model. */
+export function toolText(def: Obj): string {
+  const out: Obj = {};
+  for (const k of ['name', 'description', 'inputSchema']) if (def[k] !== undefined) out[k] = def[k];
+  return JSON.stringify(out);
+}
+
+/** A listed definition as the model is shown it. */
+export function definitionText(kind: ListingKind, def: Obj): string {
+  if (kind === 'tools') return toolText(def);
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(def)) if (!DROPPED.has(k)) out[k] = v;
+  return JSON.stringify(out);
+}
+
+/** A tool result's text for the model, and the bytes of media it carries (not tokenized). */
+export function resultText(result: Obj): { text: string; mediaBytes: number } {
+  const parts: string[] = [];
+  let mediaBytes = 0;
+  const content = Array.isArray(result['content']) ? result['content'] : [];
+  for (const c of content) {
+    if (!isObj(c)) continue;
+    if (c['type'] === 'text' && typeof c['text'] === 'string') parts.push(c['text']);
+    else if ((c['type'] === 'image' || c['type'] === 'audio') && typeof c['data'] === 'string') mediaBytes += c['data'].length;
+    else if (c['type'] === 'resource' && isObj(c['resource'])) {
+      const r = c['resource'];
+      if (typeof r['text'] === 'string') parts.push(r['text']);
+      else if (typeof r['blob'] === 'string') mediaBytes += r['blob'].length;
+    } else if (c['type'] === 'resource_link') {
+      const { _meta: _m, icons: _i, annotations: _a, ...link } = c;
+      parts.push(JSON.stringify(link));
+    }
+  }
+  if (parts.length === 0 && mediaBytes === 0 && result['structuredContent'] !== undefined) parts.push(JSON.stringify(result['structuredContent']));
+  return { text: parts.join('\n'), mediaBytes };
+}
+
+/** UTF-8 length of a string without encoding it. */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
