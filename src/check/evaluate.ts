@@ -180,6 +180,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       cancelled: requests.filter((r) => r.status === 'cancelled').length,
       refusedProbes: requests.filter((r) => r.status === 'refused-probe').length,
       findings: count('findings'),
+      security: count('security'),
       schemaProblems,
       assertionsFailed: count('assertions'),
       tools: facts.tools?.length ?? null,
@@ -198,6 +199,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     assertions: asserted.outcomes,
     toolNames: (facts.tools ?? []).map((t) => t.key),
     warnings,
+    ...(facts.context ? { context: facts.context } : {}),
   };
   return report;
 }

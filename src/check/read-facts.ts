@@ -2,8 +2,11 @@
  * The I/O edge between a log file and the gatherer: picks the session (by id, 'last', or the mcp-tap
  * process that wrote it) and streams its records, with their line numbers, through read-log.ts.
  */
+import { LensStage } from '../lens/apply-lenses.js';
+import type { LensKind } from '../lens/lens.js';
 import { readRecords, TORN_LAST_LINE } from '../log/read-log.js';
 import { resolveSession } from '../log/read-session.js';
+import type { LogRecord } from '../log/record.js';
 import { gatherNeedsBody, SessionGatherer, type GatherBound, type SessionFacts } from './gather.js';
 
 /** Which session to read. */
@@ -18,6 +21,10 @@ export interface FactsChoice {
   onProgress?: (bytes: number, records: number) => void;
   /** Keep a bounded list of requests (check); without it every request is kept (baseline's latencies). */
   bound?: GatherBound;
+  /** Lenses whose notes join the records' own (check: the security lens). */
+  lenses?: readonly LensKind[];
+  /** Told every record of the session after the lenses, e.g. the context-cost fold; with the bodies it needs. */
+  fold?: { needsBody: (head: LogRecord) => boolean; add: (record: LogRecord, line: number) => void };
 }
 
 /** The id of the last session started by the mcp-tap process `pid`, or undefined. */
@@ -39,11 +46,18 @@ export async function readFacts(path: string, choice: FactsChoice = {}): Promise
     id = s!.id;
   }
   const g = new SessionGatherer(path, id, choice.bound);
+  const stage = new LensStage(choice.lenses ?? []);
+  const fold = choice.fold;
+  const needsBody = (head: LogRecord) => gatherNeedsBody(head) || (head.session === id && (stage.needsBody(head) || fold?.needsBody(head) === true));
   let skipped = 0;
   let firstWhy = '';
-  for await (const item of readRecords(path, { needsBody: gatherNeedsBody, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
+  for await (const item of readRecords(path, { needsBody, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
     if ('record' in item) {
-      if (item.record.session === id) g.add(item);
+      if (item.record.session === id) {
+        stage.apply(item.record);
+        fold?.add(item.record, item.line);
+        g.add(item);
+      }
       continue;
     }
     if (item.warning === TORN_LAST_LINE) continue;

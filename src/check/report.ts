@@ -2,6 +2,7 @@
  * The result of `mcp-tap check`: what `--format json` prints and what the text, SARIF and JUnit
  * renderers lay out. Field names are part of the JSON output's contract (docs/check.md).
  */
+import type { ContextCost } from '../lens/context/context-cost.js';
 import type { JsonRpcId } from '../log/record.js';
 import type { FailOn } from './fail-on.js';
 import type { Category } from './rules.js';
@@ -63,6 +64,8 @@ export interface CheckSummary {
   /** server/discover probes the server refused (the client fell back to initialize); not errors. */
   refusedProbes: number;
   findings: number;
+  /** Results of the security category (the security lens). */
+  security: number;
   schemaProblems: number;
   assertionsFailed: number;
   /** From the listings in the session; null when it has none. */
@@ -107,4 +110,6 @@ export interface CheckReport {
   toolNames: string[];
   /** Things the reader should know that are not results (a skipped validation, a live log). */
   warnings: string[];
+  /** What the session costs the model's context (tokens), when a token budget was given. */
+  context?: ContextCost;
 }

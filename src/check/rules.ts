@@ -3,13 +3,14 @@
  * check's own (unanswered requests, crashes, schema problems, assertions). Rule ids are a public
  * contract — SARIF rule ids, JUnit test names, `--format json` — listed in docs/check.md.
  */
+import { SECURITY_RULES } from '../lens/security/rules.js';
 import { NOTE_CODES } from '../session/findings.js';
 
 /**
  * What a rule is about; `--fail-on` names categories. `info` is never a failure: it marks notes about
  * the log itself (a shortened copy, an mcp-tap bug), not about the peers.
  */
-export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'info';
+export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'security' | 'info';
 
 /** A rule: its stable id, category, and what to tell the reader. */
 export interface RuleInfo {
@@ -21,6 +22,8 @@ export interface RuleInfo {
   help: string;
   /** The spec section (or JSON-RPC spec) the rule rests on, when there is one. */
   helpUri?: string;
+  /** Security rules: CVSS-like 0–10 score (SARIF `properties.security-severity`). */
+  securitySeverity?: number;
 }
 
 const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25';
@@ -210,6 +213,18 @@ export const CHECK_RULES: readonly RuleInfo[] = [
     helpUri: `${TOOLS}#listing-tools`,
   },
   {
+    id: 'max-context-tokens-exceeded',
+    category: 'assertions',
+    summary: 'the tool definitions and instructions cost more tokens than --max-context-tokens',
+    help: 'Every host sends the definitions with every request, before the user types anything. Shorten descriptions and schemas of the tools named (the largest first), or split the server so users enable only what they need.',
+  },
+  {
+    id: 'max-result-tokens-exceeded',
+    category: 'assertions',
+    summary: 'a tool result cost more tokens than --max-result-tokens',
+    help: 'Large results fill the model\'s context and crowd out the conversation. Page or summarise the result, or return a resource link instead of the content.',
+  },
+  {
     id: 'forbidden-tool-present',
     category: 'assertions',
     summary: 'a tool named with --forbid-tool is offered or called',
@@ -220,7 +235,19 @@ export const CHECK_RULES: readonly RuleInfo[] = [
 
 const GENERIC_HELP = 'See docs/log-format.md for this finding code.';
 
-/** Every rule, note codes first (in the order findings.ts lists them), then check's own. */
+const SECURITY_HELP = 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations';
+
+/** The security lens' rules (src/lens/security/rules.ts) as check rules, category `security`. */
+export const SECURITY_CHECK_RULES: readonly RuleInfo[] = SECURITY_RULES.map((r) => ({
+  id: r.id,
+  category: 'security',
+  summary: r.summary,
+  help: r.help,
+  helpUri: SECURITY_HELP,
+  securitySeverity: r.score,
+}));
+
+/** Every rule, note codes first (in the order findings.ts lists them), then check's own, then the security rules. */
 export function allRules(): RuleInfo[] {
   const out: RuleInfo[] = [];
   for (const [id, summary] of Object.entries(NOTE_CODES)) {
@@ -233,7 +260,7 @@ export function allRules(): RuleInfo[] {
       ...(h?.helpUri ? { helpUri: h.helpUri } : {}),
     });
   }
-  out.push(...CHECK_RULES);
+  out.push(...CHECK_RULES, ...SECURITY_CHECK_RULES);
   return out;
 }
 

@@ -232,7 +232,7 @@ describe('text', () => {
     expect(text).toContain('  session   initialize 40.0 ms · 4 tools');
     expect(text).toMatch(/✗ stdout-not-json +line 3 +the server wrote/);
     expect(text).toMatch(/! jsonrpc-error +line 13 +the server answered resources\/read/);
-    expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: findings, unanswered (--fail-on findings,unanswered,assertions)');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: findings, unanswered (--fail-on findings,unanswered,assertions,security)');
     const pass = renderText(await report('check-clean.jsonl', { expectTool: ['echo'] }));
     expect(pass.split('\n')[0]).toBe('mcp-tap check: PASS');
     expect(pass).toContain('  ✓ --expect-tool echo');

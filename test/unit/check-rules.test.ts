@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allRules, CHECK_RULES, NOTE_HELP, ruleFor } from '../../src/check/rules.js';
 import { NOTE_CODE_LIST } from '../../src/session/findings.js';
+import { SECURITY_RULES } from '../../src/lens/security/rules.js';
 import { ROOT } from '../helpers/paths.js';
 
 describe('check rules', () => {
@@ -14,7 +15,7 @@ describe('check rules', () => {
   it('has unique ids, a summary, a help text and an https helpUri (when there is one) for every rule', () => {
     const rules = allRules();
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
-    expect(rules.length).toBe(NOTE_CODE_LIST.length + CHECK_RULES.length);
+    expect(rules.length).toBe(NOTE_CODE_LIST.length + CHECK_RULES.length + SECURITY_RULES.length);
     for (const r of rules) {
       expect(r.summary.length, r.id).toBeGreaterThan(5);
       expect(r.help.length, r.id).toBeGreaterThan(10);

@@ -65,6 +65,8 @@ export interface ContextCost {
   perTool: ToolResults[];
   /** The largest results, by tokens. */
   largestResults: ResultCost[];
+  /** With a result limit (check --max-result-tokens): how many results exceeded it, and the first of them. */
+  overLimit?: { limit: number; count: number; first: ResultCost[] };
 }
 
 const LISTINGS: Record<string, { field: string; key: string; slot: ListingKind }> = {
@@ -76,6 +78,8 @@ const LISTINGS: Record<string, { field: string; key: string; slot: ListingKind }
 
 /** Largest results kept per session. */
 export const LARGEST_RESULTS = 5;
+/** Results over a limit kept whole; the rest are counted. */
+export const OVER_LIMIT_KEPT = 50;
 const MAX_DEFINITIONS = 10_000;
 const MAX_TOOLS = 10_000;
 
@@ -109,10 +113,15 @@ export class ContextCostBuilder {
   /** Listings whose last page had a nextCursor: the next answer continues them. */
   private readonly continuing = new Set<ListingKind>();
 
+  private readonly over?: { limit: number; count: number; first: ResultCost[] };
+
   constructor(
     private readonly session: string,
     private readonly tokenizer: Tokenizer,
-  ) {}
+    resultLimit?: number,
+  ) {
+    if (resultLimit !== undefined) this.over = { limit: resultLimit, count: 0, first: [] };
+  }
 
   /** The cost of `text`; a shortened copy is scaled by how much of the line the log kept. */
   private cost(text: string, r: LogRecord): Cost {
@@ -176,9 +185,14 @@ export class ContextCostBuilder {
       t.bytes += c.bytes;
       t.maxTokens = Math.max(t.maxTokens, c.tokens);
     }
+    const entry: ResultCost = { tool, seq: r.seq, ...c, ...(mediaBytes > 0 ? { mediaBytes } : {}) };
+    if (this.over && c.tokens > this.over.limit) {
+      this.over.count++;
+      if (this.over.first.length < OVER_LIMIT_KEPT) this.over.first.push(entry);
+    }
     const last = this.largest.at(-1);
     if (this.largest.length < LARGEST_RESULTS || (last !== undefined && c.tokens > last.tokens)) {
-      this.largest.push({ tool, seq: r.seq, ...c, ...(mediaBytes > 0 ? { mediaBytes } : {}) });
+      this.largest.push(entry);
       this.largest.sort((a, b) => b.tokens - a.tokens || a.seq - b.seq);
       if (this.largest.length > LARGEST_RESULTS) this.largest.length = LARGEST_RESULTS;
     }
@@ -206,6 +220,7 @@ export class ContextCostBuilder {
       results: { ...this.results },
       perTool: [...this.perTool.values()].sort((a, b) => b.tokens - a.tokens || a.tool.localeCompare(b.tool)),
       largestResults: [...this.largest],
+      ...(this.over ? { overLimit: { ...this.over, first: [...this.over.first] } } : {}),
     };
   }
 }
