@@ -9,7 +9,7 @@ import { TapError } from '../errors.js';
 import { ContextCostBuilder, contextNeedsBody } from '../lens/context/context-cost.js';
 import { loadTokenizer } from '../lens/context/tokenizer.js';
 import type { LensKind } from '../lens/lens.js';
-import { SECURITY_LENS } from '../lens/security/security-lens.js';
+import { READER_LENSES } from '../lens/reader-lenses.js';
 import { CLI_BIN } from '../package-paths.js';
 import { describeFsError } from '../log/fs-error.js';
 import { makeDirSync } from '../log/make-dir.js';
@@ -26,7 +26,7 @@ import { readFacts, type FactsChoice } from './read-facts.js';
 import type { CheckReport } from './report.js';
 
 /** The lenses check reads a session through. */
-export const CHECK_LENSES: readonly LensKind[] = [SECURITY_LENS];
+export const CHECK_LENSES: readonly LensKind[] = READER_LENSES;
 
 /** bin/mcp-tap.js of this package. */
 export const CLI_PATH = CLI_BIN;

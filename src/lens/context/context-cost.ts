@@ -6,7 +6,7 @@
  * are capped, results keep only their per-tool totals and the largest few.
  */
 import type { LogRecord } from '../../log/record.js';
-import { definitionText, resultText, utf8Length, type ListingKind } from './model-text.js';
+import { definitionText, resultText, TRUNCATED_TAIL, utf8Length, type ListingKind } from './model-text.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** Bytes and tokens of one text; `estimated` when the log holds a shortened copy (scaled to its size). */
@@ -78,6 +78,8 @@ const LISTINGS: Record<string, { field: string; key: string; slot: ListingKind }
 
 /** Largest results kept per session. */
 export const LARGEST_RESULTS = 5;
+/** How much the 4-bytes-per-token prior weighs in estimating what the log cut (see shortened()). */
+const PRIOR_BYTES = 1024;
 /** Results over a limit kept whole; the rest are counted. */
 export const OVER_LIMIT_KEPT = 50;
 const MAX_DEFINITIONS = 10_000;
@@ -121,6 +123,38 @@ export class ContextCostBuilder {
     resultLimit?: number,
   ) {
     if (resultLimit !== undefined) this.over = { limit: resultLimit, count: 0, first: [] };
+  }
+
+  /**
+   * The cost of a result the log shortened (an estimate): each cut string counts its kept head exactly
+   * and the bytes the shortener cut (it records the string's whole size) at a tokens-per-byte rate
+   * learned from the kept text, pulled towards 1 token per 4 bytes (o200k on English prose) as a prior
+   * worth PRIOR_BYTES — a kept head of a few hundred bytes alone is too small a sample. Elided content
+   * counts at the same rate.
+   */
+  private shortened(parts: readonly string[], elidedBytes: number): Cost {
+    let bytes = 0;
+    let tokens = 0;
+    let unseen = 0;
+    let keptBytes = 0;
+    let keptTokens = 0;
+    for (const p of parts) {
+      const cut = TRUNCATED_TAIL.exec(p);
+      const head = cut ? p.slice(0, cut.index) : p;
+      const headBytes = utf8Length(head);
+      const headTokens = this.tokenizer.count(head);
+      keptBytes += headBytes;
+      keptTokens += headTokens;
+      bytes += headBytes;
+      tokens += headTokens;
+      if (!cut) continue;
+      // N counts the string as sent, JSON-escaped: the head's escaping rate turns it back into text bytes
+      const escaped = Math.max(1, utf8Length(JSON.stringify(head)) - 2);
+      unseen += Math.max(0, Math.round((Number(cut[1]) - escaped) * (headBytes / escaped)));
+    }
+    unseen += elidedBytes;
+    const rate = (keptTokens + PRIOR_BYTES / 4) / (keptBytes + PRIOR_BYTES);
+    return { bytes: bytes + unseen, tokens: tokens + Math.round(unseen * rate), estimated: true };
   }
 
   /** The cost of `text`; a shortened copy is scaled by how much of the line the log kept. */
@@ -172,8 +206,8 @@ export class ContextCostBuilder {
 
   private result(r: LogRecord, result: Obj): void {
     const tool = typeof r.target === 'string' ? r.target : '(unknown tool)';
-    const { text, mediaBytes } = resultText(result);
-    const c = this.cost(text, r);
+    const { text, parts, mediaBytes, elidedBytes } = resultText(result);
+    const c = r.truncated === true ? this.shortened(parts, elidedBytes) : this.cost(text, r);
     this.results.count++;
     this.results.bytes += c.bytes;
     this.results.tokens += c.tokens;

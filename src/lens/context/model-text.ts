@@ -30,12 +30,18 @@ export function definitionText(kind: ListingKind, def: Obj): string {
   return JSON.stringify(out);
 }
 
-/** A tool result's text for the model, and the bytes of media it carries (not tokenized). */
-export function resultText(result: Obj): { text: string; mediaBytes: number } {
+/** What the log's shortener leaves at the end of a cut string, and in place of elided array elements. */
+const ELIDED = /^…\[elided: (\d+) bytes\]$/;
+
+/** A tool result's text for the model (its parts), the bytes of media it carries (not tokenized), and bytes of content the log elided. */
+export function resultText(result: Obj): { text: string; parts: string[]; mediaBytes: number; elidedBytes: number } {
   const parts: string[] = [];
   let mediaBytes = 0;
+  let elidedBytes = 0;
   const content = Array.isArray(result['content']) ? result['content'] : [];
   for (const c of content) {
+    const elided = typeof c === 'string' ? ELIDED.exec(c) : null;
+    if (elided) elidedBytes += Number(elided[1]);
     if (!isObj(c)) continue;
     if (c['type'] === 'text' && typeof c['text'] === 'string') parts.push(c['text']);
     else if ((c['type'] === 'image' || c['type'] === 'audio') && typeof c['data'] === 'string') mediaBytes += c['data'].length;
@@ -49,8 +55,11 @@ export function resultText(result: Obj): { text: string; mediaBytes: number } {
     }
   }
   if (parts.length === 0 && mediaBytes === 0 && result['structuredContent'] !== undefined) parts.push(JSON.stringify(result['structuredContent']));
-  return { text: parts.join('\n'), mediaBytes };
+  return { text: parts.join('\n'), parts, mediaBytes, elidedBytes };
 }
+
+/** `head…[truncated: N bytes]`: a string the log cut, N the bytes of the whole string as sent (JSON-escaped). */
+export const TRUNCATED_TAIL = /…\[truncated: (\d+) bytes\]$/;
 
 /** UTF-8 length of a string without encoding it. */
 export function utf8Length(s: string): number {
