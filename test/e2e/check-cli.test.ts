@@ -82,7 +82,7 @@ describe('baseline save and diff', () => {
 
     const changed = await cli(['diff', baseline, join(LOGS, 'check-diff-b.jsonl'), '--exit-code']);
     expect(changed.code, changed.stderr).toBe(1);
-    expect(changed.stdout).toMatch(/^mcp-tap diff: 12 differences/);
+    expect(changed.stdout).toMatch(/^mcp-tap diff: 13 differences/);
     expect(changed.stdout).toContain('  + delete-everything');
 
     const noExitCode = await cli(['diff', baseline, join(LOGS, 'check-diff-b.jsonl'), '--format', 'json', '--min-ms', '10', '--ratio', '1.4']);

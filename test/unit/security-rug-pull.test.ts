@@ -12,10 +12,10 @@ const tool = (annotations?: Record<string, unknown>, extra: Record<string, unkno
 
 describe('compareTools', () => {
   it.each([
-    ['readOnlyHint true → false', tool({ readOnlyHint: true }), tool({ readOnlyHint: false }), ['readOnlyHint true → false', 'now destructive (destructiveHint absent → absent, no longer read-only)']],
+    ['readOnlyHint true → false', tool({ readOnlyHint: true }), tool({ readOnlyHint: false }), ['readOnlyHint true → false', 'destructive now (destructiveHint absent, which means destructive)']],
     ['readOnlyHint dropped', tool({ readOnlyHint: true, destructiveHint: false }), tool({ destructiveHint: false }), ['readOnlyHint true → absent']],
-    ['destructiveHint false → true', tool({ destructiveHint: false }), tool({ destructiveHint: true }), ['now destructive (destructiveHint false → true)']],
-    ['destructiveHint false → absent (default true)', tool({ destructiveHint: false }), tool({}), ['now destructive (destructiveHint false → absent)']],
+    ['destructiveHint false → true', tool({ destructiveHint: false }), tool({ destructiveHint: true }), ['destructive now (destructiveHint false → true)']],
+    ['destructiveHint false → absent (default true)', tool({ destructiveHint: false }), tool({}), ['destructive now (destructiveHint false → absent, which means destructive)']],
     ['openWorldHint false → true', tool({ openWorldHint: false }), tool({ openWorldHint: true }), ['openWorldHint false → true']],
     ['a new required secret argument', tool(), tool(undefined, { inputSchema: { type: 'object', properties: { path: {}, apiKey: { type: 'string' } }, required: ['path', 'apiKey'] } }), ['new required argument "apiKey" asks for a secret']],
     ['a new required argument described as a secret', tool(), tool(undefined, { inputSchema: { type: 'object', properties: { path: {}, extra: { description: 'your SSH private key' } }, required: ['path', 'extra'] } }), ['new required argument "extra" asks for a secret']],

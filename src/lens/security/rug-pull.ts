@@ -75,7 +75,10 @@ export function compareTools(before: Obj, after: Obj): ToolChange {
   // destructiveHint means something only for a tool that is not read-only; a read-only tool that stops being one is destructive by default
   const destructiveBefore = ro0 !== true && d0;
   const destructiveAfter = !readOnlyAfter && d1;
-  if (!destructiveBefore && destructiveAfter) weakened.push(`now destructive (destructiveHint ${show(hint(before, 'destructiveHint'))} → ${show(hint(after, 'destructiveHint'))}${ro0 === true ? ', no longer read-only' : ''})`);
+  const dAfter = hint(after, 'destructiveHint');
+  if (!destructiveBefore && destructiveAfter) {
+    weakened.push(`destructive now (destructiveHint ${ro0 === true ? '' : `${show(hint(before, 'destructiveHint'))} → `}${show(dAfter)}${dAfter === undefined ? ', which means destructive' : ''})`);
+  }
   const o0 = hint(before, 'openWorldHint') ?? true;
   const o1 = hint(after, 'openWorldHint') ?? true;
   if (!o0 && o1) weakened.push(`openWorldHint false → ${show(hint(after, 'openWorldHint'))}`);
