@@ -1,9 +1,12 @@
 /**
  * The I/O edge between a log file and the gatherer: picks the session (by id, 'last', or the mcp-tap
- * process that wrote it) and streams its records, with their line numbers, through read-log.ts.
+ * process that wrote it) and streams its records, with their line numbers, through read-log.ts, with
+ * the lenses' notes merged in.
  */
+import type { LensKind } from '../lens/lens.js';
+import { lensStage } from '../lens/lenses.js';
 import { readRecords, TORN_LAST_LINE } from '../log/read-log.js';
-import { resolveSession } from '../log/read-session.js';
+import { onlySession, resolveSession } from '../log/read-session.js';
 import { gatherNeedsBody, SessionGatherer, type GatherBound, type SessionFacts } from './gather.js';
 
 /** Which session to read. */
@@ -18,6 +21,8 @@ export interface FactsChoice {
   onProgress?: (bytes: number, records: number) => void;
   /** Keep a bounded list of requests (check); without it every request is kept (baseline's latencies). */
   bound?: GatherBound;
+  /** The lenses whose notes become facts beside the log's own (default: every lens, src/lens/lenses.ts). */
+  lenses?: readonly LensKind[];
 }
 
 /** The id of the last session started by the mcp-tap process `pid`, or undefined. */
@@ -41,7 +46,8 @@ export async function readFacts(path: string, choice: FactsChoice = {}): Promise
   const g = new SessionGatherer(path, id, choice.bound);
   let skipped = 0;
   let firstWhy = '';
-  for await (const item of readRecords(path, { needsBody: gatherNeedsBody, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
+  const stage = onlySession(lensStage(choice.lenses), id);
+  for await (const item of readRecords(path, { needsBody: gatherNeedsBody, stage, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
     if ('record' in item) {
       if (item.record.session === id) g.add(item);
       continue;

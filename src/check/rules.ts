@@ -3,6 +3,7 @@
  * check's own (unanswered requests, crashes, schema problems, assertions). Rule ids are a public
  * contract — SARIF rule ids, JUnit test names, `--format json` — listed in docs/check.md.
  */
+import { LENS_NOTE_CODES } from '../lens/lenses.js';
 import { NOTE_CODES } from '../session/findings.js';
 
 /**
@@ -33,7 +34,7 @@ const SCHEMA_REF = `${SPEC}/schema`;
 const TOOLS = `${SPEC}/server/tools`;
 const JSONRPC = 'https://www.jsonrpc.org/specification';
 
-/** Help and category for the log's note codes; summaries come from NOTE_CODES. A test keeps the two lists in step. */
+/** Help and category for the note codes (the log's and the lenses'); summaries come from NOTE_CODES and LENS_NOTE_CODES. A test keeps the lists in step. */
 export const NOTE_HELP: Record<string, { help: string; helpUri?: string; category?: Category }> = {
   'stdout-not-json': {
     help: 'Write only JSON-RPC messages to stdout, one per line. Send logs, banners and debug output to stderr (console.error in Node, print(..., file=sys.stderr) in Python).',
@@ -220,10 +221,10 @@ export const CHECK_RULES: readonly RuleInfo[] = [
 
 const GENERIC_HELP = 'See docs/log-format.md for this finding code.';
 
-/** Every rule, note codes first (in the order findings.ts lists them), then check's own. */
+/** Every rule: the log's note codes (in the order findings.ts lists them), the lenses' codes, then check's own. */
 export function allRules(): RuleInfo[] {
   const out: RuleInfo[] = [];
-  for (const [id, summary] of Object.entries(NOTE_CODES)) {
+  for (const [id, summary] of [...Object.entries(NOTE_CODES), ...Object.entries(LENS_NOTE_CODES)]) {
     const h = NOTE_HELP[id];
     out.push({
       id,
