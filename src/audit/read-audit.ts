@@ -11,7 +11,6 @@ import { readFacts } from '../check/read-facts.js';
 import { InputError } from '../errors.js';
 import { ContextCostBuilder, contextNeedsBody } from '../lens/context/context-cost.js';
 import { loadTokenizer } from '../lens/context/tokenizer.js';
-import { READER_LENSES } from '../lens/reader-lenses.js';
 import { listLogs } from '../log/log-files.js';
 import { defaultLogDir } from '../log/log-path.js';
 import { LogNotUsable } from '../log/read-log.js';
@@ -40,7 +39,6 @@ export async function readAudit(paths: readonly string[], warn?: (m: string) => 
     try {
       const facts = await readFacts(path, {
         session: 'last',
-        lenses: READER_LENSES,
         bound: { listed: LISTED_REQUESTS, maxMs: [], forbidTools: [] },
         fold: { needsBody: contextNeedsBody, add: (r) => (context ??= new ContextCostBuilder(r.session, tokenizer)).add(r) },
         ...(warn ? { warn } : {}),

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { artifactUri, SARIF_SCHEMA_URI } from '../check/render-sarif.js';
-import { SECURITY_CHECK_RULES } from '../check/rules.js';
+import { securityCheckRules } from '../check/rules.js';
 import { escapeControl } from '../text/escape.js';
 import { tokens } from '../transcript/context-text.js';
 import type { AuditFinding, AuditReport } from './audit.js';
@@ -48,7 +48,7 @@ const levelOf = (f: AuditFinding): 'error' | 'warning' | 'note' => (f.severity =
 
 /** The audit as SARIF 2.1.0; `cwd` decides whether log URIs are relative. */
 export function renderAuditSarif(a: AuditReport, opts: { cwd: string }): string {
-  const rules = SECURITY_CHECK_RULES;
+  const rules = securityCheckRules();
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const logs = [...new Set([...a.servers.map((s) => s.log), ...a.findings.map((f) => f.log)])];
   const artifacts = logs.map((l) => ({ location: artifactUri(l, opts.cwd), description: { text: `mcp-tap log of ${a.servers.find((s) => s.log === l)?.name ?? l}` } }));

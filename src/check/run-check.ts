@@ -8,8 +8,6 @@ import { dirname, join, resolve } from 'node:path';
 import { TapError } from '../errors.js';
 import { ContextCostBuilder, contextNeedsBody } from '../lens/context/context-cost.js';
 import { loadTokenizer } from '../lens/context/tokenizer.js';
-import type { LensKind } from '../lens/lens.js';
-import { READER_LENSES } from '../lens/reader-lenses.js';
 import { CLI_BIN } from '../package-paths.js';
 import { describeFsError } from '../log/fs-error.js';
 import { makeDirSync } from '../log/make-dir.js';
@@ -24,9 +22,6 @@ import { evaluate } from './evaluate.js';
 import { LISTED_REQUESTS, SessionGatherer, type SessionFacts } from './gather.js';
 import { readFacts, type FactsChoice } from './read-facts.js';
 import type { CheckReport } from './report.js';
-
-/** The lenses check reads a session through. */
-export const CHECK_LENSES: readonly LensKind[] = READER_LENSES;
 
 /** bin/mcp-tap.js of this package. */
 export const CLI_PATH = CLI_BIN;
@@ -75,7 +70,7 @@ export async function checkLog(plan: CheckPlan, warn: (m: string) => void): Prom
   let facts: SessionFacts;
   try {
     const bound = { listed: LISTED_REQUESTS, maxMs: plan.assertions.maxMs, forbidTools: plan.assertions.forbidTools };
-    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update, bound, lenses: CHECK_LENSES, ...(context ? { fold: context.fold } : {}) });
+    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update, bound, ...(context ? { fold: context.fold } : {}) });
   } finally {
     progress.done();
   }
@@ -127,7 +122,7 @@ export async function checkRun(plan: CheckPlan, opts: { cwd?: string; env?: Node
     let facts: SessionFacts;
     const context = await contextFold(plan);
     try {
-      facts = await readFacts(logPath, { ...(session.tapPid !== undefined ? { tapPid: session.tapPid } : {}), lenses: CHECK_LENSES, ...(context ? { fold: context.fold } : {}) });
+      facts = await readFacts(logPath, { ...(session.tapPid !== undefined ? { tapPid: session.tapPid } : {}), ...(context ? { fold: context.fold } : {}) });
     } catch (err) {
       if (!(err instanceof LogNotUsable)) throw err;
       facts = new SessionGatherer(logPath, '').finish();

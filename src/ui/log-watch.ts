@@ -6,6 +6,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { basename, resolve } from 'node:path';
+import type { LensKind } from '../lens/lens.js';
+import { lensStage } from '../lens/lenses.js';
 import { followFile } from '../log/follow.js';
 import type { LogRecord } from '../log/record.js';
 import { watchLogDir } from '../log/watch-dir.js';
@@ -24,6 +26,8 @@ export interface LogWatchOptions {
   pollMs?: number;
   /** How often batched increments go out (ms); default 100. */
   flushMs?: number;
+  /** The lenses whose notes cards and rows count and show (default: every lens, src/lens/lenses.ts). */
+  lenses?: readonly LensKind[];
   signal: AbortSignal;
 }
 
@@ -94,6 +98,8 @@ export class LogWatch {
     this.logs.push(path);
     const file = basename(path);
     let live = late;
+    // the lenses run here, in the UI's process: never on the relay's
+    let stage = lensStage(this.opts.lenses);
     return new Promise<void>((caughtUp) => {
       followFile(
         { path, signal: this.opts.signal, pollMs: this.opts.pollMs },
@@ -101,7 +107,10 @@ export class LogWatch {
           line: (text) => {
             const r = parseLogLine(text);
             if (r === null || typeof r === 'string') return;
-            this.record(log, file, r, live);
+            this.record(log, file, stage.apply(r), live);
+          },
+          reset: () => {
+            stage = lensStage(this.opts.lenses);
           },
           caughtUp: () => {
             live = true;

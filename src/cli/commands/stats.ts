@@ -1,9 +1,7 @@
 /** `mcp-tap stats`: per method and per tool counts, errors, latency percentiles and bytes of a session. */
 import type { Command } from 'commander';
-import { LensStage } from '../../lens/apply-lenses.js';
 import { contextNeedsBody } from '../../lens/context/context-cost.js';
 import { loadTokenizer } from '../../lens/context/tokenizer.js';
-import { READER_LENSES } from '../../lens/reader-lenses.js';
 import { findLatestLog } from '../../log/log-files.js';
 import type { LogRecord } from '../../log/record.js';
 import { openInput } from '../../transcript/read-input.js';
@@ -37,12 +35,11 @@ export function define(program: Command): void {
     .action(async (file: string | undefined, opts: StatsCliOptions) => {
       const path = file ?? (await findLatestLog());
       const progress = progressFor(path);
-      const lenses = new LensStage(READER_LENSES);
-      const needsBody = (h: LogRecord) => statsNeedsBody(h) || contextNeedsBody(h) || lenses.needsBody(h);
+      const needsBody = (h: LogRecord) => statsNeedsBody(h) || contextNeedsBody(h);
       const input = await openInput({ file: path, session: opts.session, warn, needsBody, onProgress: progress.update });
       const builder = new StatsBuilder({ tokenizer: await loadTokenizer() });
       try {
-        for await (const r of input.records) builder.add(lenses.apply(r));
+        for await (const r of input.records) builder.add(r);
       } finally {
         progress.done();
       }

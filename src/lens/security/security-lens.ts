@@ -12,6 +12,7 @@ import { describeHits, findCredentials } from './credentials.js';
 import { definitionTexts, type DefinitionKind } from './definition-texts.js';
 import { findInjection } from './injection.js';
 import { compareTools, toolFingerprint } from './rug-pull.js';
+import { SECURITY_RULES } from './rules.js';
 import { confusableName, findHiddenUnicode, shown } from './unicode.js';
 
 type Obj = Record<string, unknown>;
@@ -198,4 +199,8 @@ class SecurityLens implements Lens {
 }
 
 /** The security lens (check's `security` category; rules in src/lens/security/rules.ts). */
-export const SECURITY_LENS: LensKind = { id: 'security', create: () => new SecurityLens() };
+export const SECURITY_LENS: LensKind = {
+  id: 'security',
+  codes: Object.fromEntries(SECURITY_RULES.filter((r) => r.scope === 'session').map((r) => [r.id, r.summary])),
+  create: () => new SecurityLens(),
+};
