@@ -76,7 +76,10 @@ describe('a real session against server-everything', () => {
     expect(md).toMatch(new RegExp(`^\\| OS \\| \`${process.platform} ${process.arch}\` \\|$`, 'm'));
     expect(md).toMatch(/^\| Requests \| 4 \|$/m);
     expect(md).toMatch(/^\| Unanswered requests \| 0 \|$/m);
-    expect(md).toMatch(/^\| Findings \| 0 \|$/m);
+    // the token planted in echo's arguments comes back in its result: the security lens notes both, by kind
+    expect(md).toMatch(/^\| Findings \| 2 \|$/m);
+    expect(md).toContain('- `credential-in-arguments` × 1');
+    expect(md).toContain('- `credential-in-result` × 1');
     expect(md).toMatch(/\*\*#\d+\*\* client → server request `initialize` · id `0` — result in [\d.]+ m?s/);
     expect(md).toMatch(/client → server request `tools\/list` · id `1` — result in/);
     expect(md).toMatch(/^\d+ tools: `echo`/m);
