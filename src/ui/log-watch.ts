@@ -9,6 +9,7 @@ import { basename, resolve } from 'node:path';
 import type { LensKind } from '../lens/lens.js';
 import { lensStage } from '../lens/lenses.js';
 import { followFile } from '../log/follow.js';
+import type { Tokenizer } from '../lens/context/tokenizer.js';
 import type { LogRecord } from '../log/record.js';
 import { watchLogDir } from '../log/watch-dir.js';
 import type { RedactOptions } from '../transcript/redact.js';
@@ -28,6 +29,8 @@ export interface LogWatchOptions {
   flushMs?: number;
   /** The lenses whose notes cards and rows count and show (default: every lens, src/lens/lenses.ts). */
   lenses?: readonly LensKind[];
+  /** Counts the tokens cards show (context before the first message, results); none: cards carry no tokens. */
+  tokenizer?: Tokenizer;
   signal: AbortSignal;
 }
 
@@ -36,13 +39,14 @@ type Listener = (ev: LiveEvent) => void;
 export class LogWatch {
   /** Index → absolute path: the only files the UI reads. */
   readonly logs: string[] = [];
-  private readonly cards = new SessionCards();
+  private readonly cards: SessionCards;
   private readonly listeners = new Set<Listener>();
   private pendingRows = new Map<string, { log: number; session: string; rows: LiveRow[] }>();
   private timer: NodeJS.Timeout | null = null;
   private readonly problems: string[] = [];
 
   constructor(private readonly opts: LogWatchOptions) {
+    this.cards = new SessionCards(opts.tokenizer);
     // one abort listener per followed log: many logs are expected, not a leak
     setMaxListeners(0, opts.signal);
   }

@@ -232,6 +232,13 @@ export class ContextCostBuilder {
     }
   }
 
+  /** The running totals a live card shows: tokens before the first message, and of all results so far. Cheap (no copies). */
+  totals(): { beforeFirstMessage: number; resultTokens: number } {
+    let tools = 0;
+    for (const d of this.listings.get('tools')?.values() ?? []) tools += d.tokens;
+    return { beforeFirstMessage: tools + (this.instructions?.tokens ?? 0), resultTokens: this.results.tokens };
+  }
+
   finish(): ContextCost {
     const listing = (slot: ListingKind): ListingCost | null => {
       const map = this.listings.get(slot);
