@@ -15,11 +15,16 @@ export interface Tokenizer {
 /** The label readers print next to token figures. */
 export const TOKENIZER_NAME = 'o200k_base';
 
+/** Entries of the tokenizer's merge cache (its default is 100,000). */
+const MERGE_CACHE = 10_000;
+
 let loading: Promise<Tokenizer> | undefined;
 
 /** The o200k_base tokenizer, imported once. Special-token text (`<|endoftext|>`) counts as plain text, as a host sends it. */
 export function loadTokenizer(): Promise<Tokenizer> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+    // the merge cache holds words already split; 100,000 by default costs tens of MB for little speed on logs
+    m.setMergeCacheSize(MERGE_CACHE);
     const plain = { disallowedSpecial: new Set<string>() };
     return { name: TOKENIZER_NAME, count: (text: string) => (text.length === 0 ? 0 : m.countTokens(text, plain)) };
   });
