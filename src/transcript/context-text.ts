@@ -14,11 +14,11 @@ const SHOWN = 10;
 
 /** The line under every token figure: which tokenizer, and that other models differ. */
 export function tokenizerNote(c: ContextCost): string {
-  return `tokens: ${c.tokenizer} (GPT-4o and later); an estimate for Claude, Gemini and other models${estimated(c) ? '; ~ marks figures scaled from a shortened copy in the log' : ''}`;
+  return `tokens: ${c.tokenizer} (GPT-4o and later); an estimate for Claude, Gemini and other models${estimated(c) ? '; ~ marks estimates (a shortened copy in the log, or results past the first 8 MiB of a session, at their tool\'s rate)' : ''}`;
 }
 
 function estimated(c: ContextCost): boolean {
-  return [c.tools, c.prompts, c.resources, c.resourceTemplates].some((l) => l?.total.estimated) || c.instructions?.estimated === true || c.largestResults.some((r) => r.estimated);
+  return [c.tools, c.prompts, c.resources, c.resourceTemplates].some((l) => l?.total.estimated) || c.instructions?.estimated === true || c.results.estimated === true || c.largestResults.some((r) => r.estimated);
 }
 
 const t = (n: number, est?: boolean): string => `${est ? '~' : ''}${tokens(n)}`;
@@ -50,8 +50,8 @@ export function contextLines(c: ContextCost, clean: (s: string) => string): stri
   if (others.length > 0) out.push(`  listed, not in context until used: ${others.join(', ')}`);
   const r = c.results;
   if (r.count > 0) {
-    out.push(`tool results: ${r.count}, ${tokens(r.tokens)} tokens (${formatBytes(r.bytes)})`);
-    out.push(`  by tool: ${c.perTool.slice(0, SHOWN).map((p) => `${clean(p.tool)} ${tokens(p.tokens)} in ${p.calls} (max ${tokens(p.maxTokens)})`).join(', ')}${c.perTool.length > SHOWN ? `, ${c.perTool.length - SHOWN} more` : ''}`);
+    out.push(`tool results: ${r.count}, ${t(r.tokens, r.estimated)} tokens (${formatBytes(r.bytes)})`);
+    out.push(`  by tool: ${c.perTool.slice(0, SHOWN).map((p) => `${clean(p.tool)} ${t(p.tokens, p.estimated)} in ${p.calls} (max ${tokens(p.maxTokens)})`).join(', ')}${c.perTool.length > SHOWN ? `, ${c.perTool.length - SHOWN} more` : ''}`);
     out.push(`  largest: ${c.largestResults.map((x) => `${clean(x.tool)} #${x.seq} ${t(x.tokens, x.estimated)}${x.mediaBytes ? ` + ${formatBytes(x.mediaBytes)} media` : ''}`).join(', ')}`);
   }
   return out;

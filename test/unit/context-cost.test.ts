@@ -116,4 +116,26 @@ describe('ContextCostBuilder', () => {
     expect(resultText({ structuredContent: { a: 1 } }).text).toBe('{"a":1}');
     expect(resultText({ content: [{ type: 'resource', resource: { uri: 'u', text: 'hi' } }, { type: 'resource_link', uri: 'file:///x', name: 'x', _meta: { big: 1 } }] }).text).toBe('hi\n{"type":"resource_link","uri":"file:///x","name":"x"}');
   });
+
+  it('past the exact budget, estimates results at their tool\'s rate within 3% and keeps the largest exact', () => {
+    const lines = readFileSync(join(ROOT, 'docs', 'check.md'), 'utf8').split('\n').filter((l) => l.length > 40);
+    const exactBudget = 16 * 1024;
+    const b = new ContextCostBuilder('s', tok, undefined, exactBudget);
+    let exact = 0;
+    const texts: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const text = lines.slice(i % lines.length, (i % lines.length) + 1 + (i % 3)).join('\n') + (i === 333 ? `\n${lines.join('\n')}` : '');
+      texts.push(text);
+      exact += tok.count(text);
+      b.add(rec({ method: 'tools/call', target: 'read', msg: { jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text }] } } }));
+    }
+    const c = b.finish();
+    expect(c.results.estimated).toBe(true);
+    expect(c.perTool[0]).toMatchObject({ tool: 'read', calls: 400, estimated: true });
+    expect(Math.abs(c.results.tokens - exact) / exact).toBeLessThan(0.03);
+    // the one large result (seq of the 334th) is named with its exact count
+    const big = c.largestResults[0]!;
+    expect(big.tokens).toBe(tok.count(texts[333]!));
+    expect(big.estimated).toBeUndefined();
+  });
 });

@@ -44,6 +44,7 @@ export interface ToolResults {
   tokens: number;
   bytes: number;
   maxTokens: number;
+  estimated?: true;
 }
 
 /** What one session costs the model's context. */
@@ -59,8 +60,8 @@ export interface ContextCost {
   beforeFirstMessage: number;
   /** Tools of the latest listing that no tools/call of the session named, with their definition's tokens. */
   neverCalled: DefinitionCost[];
-  /** Every tool result of the session, summed. */
-  results: { count: number; bytes: number; tokens: number };
+  /** Every tool result of the session, summed; `estimated` once results past EXACT_RESULT_BYTES were estimated from their size. */
+  results: { count: number; bytes: number; tokens: number; estimated?: true };
   /** Per tool, by total tokens (largest first). */
   perTool: ToolResults[];
   /** The largest results, by tokens. */
@@ -78,6 +79,8 @@ const LISTINGS: Record<string, { field: string; key: string; slot: ListingKind }
 
 /** Largest results kept per session. */
 export const LARGEST_RESULTS = 5;
+/** Result text per session counted token by token; past it results are estimated at their tool's rate (see resultCost). */
+export const EXACT_RESULT_BYTES = 8 * 1024 * 1024;
 /** How much the 4-bytes-per-token prior weighs in estimating what the log cut (see shortened()). */
 const PRIOR_BYTES = 1024;
 /** Results over a limit kept whole; the rest are counted. */
@@ -110,7 +113,11 @@ export class ContextCostBuilder {
   private instructions: Cost | null = null;
   private readonly called = new Set<string>();
   private readonly perTool = new Map<string, ToolResults>();
-  private readonly results = { count: 0, bytes: 0, tokens: 0 };
+  private readonly results: { count: number; bytes: number; tokens: number; estimated?: true } = { count: 0, bytes: 0, tokens: 0 };
+  /** Result text counted exactly so far, and per tool (the rates estimates use past EXACT_RESULT_BYTES). */
+  private countedBytes = 0;
+  private readonly exact = new Map<string, { bytes: number; tokens: number }>();
+  private readonly exactAll = { bytes: 0, tokens: 0 };
   private largest: ResultCost[] = [];
   /** Listings whose last page had a nextCursor: the next answer continues them. */
   private readonly continuing = new Set<ListingKind>();
@@ -121,6 +128,7 @@ export class ContextCostBuilder {
     private readonly session: string,
     private readonly tokenizer: Tokenizer,
     resultLimit?: number,
+    private readonly exactBytes = EXACT_RESULT_BYTES,
   ) {
     if (resultLimit !== undefined) this.over = { limit: resultLimit, count: 0, first: [] };
   }
@@ -204,13 +212,53 @@ export class ContextCostBuilder {
     }
   }
 
+  /** Tokens per byte of `tool`'s results counted so far (else of all results, else 1 per 4 bytes). */
+  private rate(tool: string): number {
+    const t = this.exact.get(tool);
+    if (t && t.bytes > 0) return t.tokens / t.bytes;
+    return this.exactAll.bytes > 0 ? this.exactAll.tokens / this.exactAll.bytes : 0.25;
+  }
+
+  /** Counts `text` exactly and learns the tool's rate from it. */
+  private countExactly(tool: string, text: string, bytes: number): Cost {
+    const tokens = this.tokenizer.count(text);
+    this.countedBytes += bytes;
+    let t = this.exact.get(tool);
+    if (!t && this.exact.size < MAX_TOOLS) this.exact.set(tool, (t = { bytes: 0, tokens: 0 }));
+    if (t) {
+      t.bytes += bytes;
+      t.tokens += tokens;
+    }
+    this.exactAll.bytes += bytes;
+    this.exactAll.tokens += tokens;
+    return { bytes, tokens };
+  }
+
+  /**
+   * A result's cost: counted exactly while the session's counted result text is under EXACT_RESULT_BYTES;
+   * past it, estimated from its size at the tool's rate — unless the estimate could make it one of the
+   * largest or put it over the result limit, where it is counted exactly after all. So a long session
+   * costs bounded tokenizer time and the figures that are named stay exact.
+   */
+  private resultCost(tool: string, text: string): Cost {
+    const bytes = utf8Length(text);
+    if (this.countedBytes < this.exactBytes) return this.countExactly(tool, text, bytes);
+    const guess = Math.round(bytes * this.rate(tool));
+    const last = this.largest.at(-1);
+    const mayBeLargest = this.largest.length < LARGEST_RESULTS || (last !== undefined && guess * 1.25 >= last.tokens);
+    const mayBeOver = this.over !== undefined && guess * 1.25 >= this.over.limit;
+    if (mayBeLargest || mayBeOver) return this.countExactly(tool, text, bytes);
+    return { bytes, tokens: guess, estimated: true };
+  }
+
   private result(r: LogRecord, result: Obj): void {
     const tool = typeof r.target === 'string' ? r.target : '(unknown tool)';
     const { text, parts, mediaBytes, elidedBytes } = resultText(result);
-    const c = r.truncated === true ? this.shortened(parts, elidedBytes) : this.cost(text, r);
+    const c = r.truncated === true ? this.shortened(parts, elidedBytes) : this.resultCost(tool, text);
     this.results.count++;
     this.results.bytes += c.bytes;
     this.results.tokens += c.tokens;
+    if (c.estimated) this.results.estimated = true;
     let t = this.perTool.get(tool);
     if (!t && this.perTool.size < MAX_TOOLS) this.perTool.set(tool, (t = { tool, calls: 0, tokens: 0, bytes: 0, maxTokens: 0 }));
     if (t) {
@@ -218,6 +266,7 @@ export class ContextCostBuilder {
       t.tokens += c.tokens;
       t.bytes += c.bytes;
       t.maxTokens = Math.max(t.maxTokens, c.tokens);
+      if (c.estimated) t.estimated = true;
     }
     const entry: ResultCost = { tool, seq: r.seq, ...c, ...(mediaBytes > 0 ? { mediaBytes } : {}) };
     if (this.over && c.tokens > this.over.limit) {

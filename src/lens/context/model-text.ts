@@ -61,17 +61,7 @@ export function resultText(result: Obj): { text: string; parts: string[]; mediaB
 /** `head…[truncated: N bytes]`: a string the log cut, N the bytes of the whole string as sent (JSON-escaped). */
 export const TRUNCATED_TAIL = /…\[truncated: (\d+) bytes\]$/;
 
-/** UTF-8 length of a string without encoding it. */
+/** UTF-8 length of a string, without encoding it. */
 export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
+  return Buffer.byteLength(s, 'utf8');
 }
