@@ -48,7 +48,9 @@ describe('--max-result-tokens', () => {
     expect(over.map((x) => x.message)).toEqual([expect.stringMatching(/^the result of tool "echo" \(seq 11\) costs 18 tokens \(o200k_base\), over the 10 limit \(--max-result-tokens 10\)$/)]);
     expect(over[0]!.line).toBe(11);
     expect(r.assertions[0]).toEqual({ flag: '--max-result-tokens 10', passed: false, failures: 1, matched: 3 });
+    // the boundary: the result's own count passes, one token less fails
     expect((await check({ maxResultTokens: '18' })).passed).toBe(true);
+    expect((await check({ maxResultTokens: '17' })).assertions[0]).toMatchObject({ passed: false, failures: 1 });
   });
 
   it('refuses a budget that is not a whole number ≥ 1', () => {
