@@ -75,7 +75,7 @@ export const INJECTION_PATTERNS: readonly InjectionPattern[] = [
 ];
 
 /** `call the foo_bar tool`, `use \`x\``: an instruction naming a tool (group 1, or 2 for a quoted name). */
-const NAMED_TOOL = /\b(?:call|use|invoke|run|execute|trigger)\s+(?:the\s+)?(?:([A-Za-z][\w.-]*[_.-][\w.-]*|[a-z]+[A-Z][\w]*)\s+tool\b|[`'"]([A-Za-z][\w.-]{1,63})[`'"])/g;
+const NAMED_TOOL = /\b(?:[Cc]all|[Uu]se|[Ii]nvoke|[Rr]un|[Ee]xecute|[Tt]rigger)\s+(?:[Tt]he\s+)?(?:([A-Za-z][\w.-]*[_.-][\w.-]*|[a-z]+[A-Z][\w]*)\s+tool\b|[`'"]([A-Za-z][\w.-]{1,63})[`'"])/g;
 /** Claude Code's and others' qualified names for another server's tool. */
 const QUALIFIED = /\bmcp__[\w-]+__[\w-]+/;
 
