@@ -76,11 +76,12 @@ function shadowed(servers: readonly ServerFacts[]): AuditFinding[] {
   for (const s of servers) for (const t of s.tools ?? []) by.set(t.key, [...(by.get(t.key) ?? []), s]);
   const out: AuditFinding[] = [];
   for (const [name, offering] of [...by].sort(([a], [b]) => a.localeCompare(b))) {
+    // two logs of one server (renamed, moved) are not two servers
     const names = [...new Set(offering.map((s) => s.name))];
-    if (offering.length < 2) continue;
+    if (names.length < 2) continue;
     const first = offering[0]!;
     const at = first.tools!.find((t) => t.key === name)!.at;
-    out.push(finding('tool-shadowed', `tool ${shown(name)} is offered by ${offering.length} servers: ${names.map((n) => shown(n)).join(', ')} — which one the model calls depends on the host`, { server: first.name, log: first.log, seq: at.seq, line: at.line, tool: name, servers: names }));
+    out.push(finding('tool-shadowed', `tool ${shown(name)} is offered by ${names.length} servers: ${names.map((n) => shown(n)).join(', ')} — which one the model calls depends on the host`, { server: first.name, log: first.log, seq: at.seq, line: at.line, tool: name, servers: names }));
   }
   return out;
 }
@@ -90,7 +91,7 @@ function namesOthers(servers: readonly ServerFacts[]): AuditFinding[] {
   const out: AuditFinding[] = [];
   for (const s of servers) {
     const own = new Set((s.tools ?? []).map((t) => t.key));
-    const others = servers.filter((o) => o !== s).flatMap((o) => (o.tools ?? []).filter((t) => !own.has(t.key) && IDENTIFIER.test(t.key)).map((t) => ({ name: t.key, server: o.name })));
+    const others = servers.filter((o) => o.name !== s.name).flatMap((o) => (o.tools ?? []).filter((t) => !own.has(t.key) && IDENTIFIER.test(t.key)).map((t) => ({ name: t.key, server: o.name })));
     if (others.length === 0) continue;
     for (const t of s.tools ?? []) {
       const prose = definitionTexts('tool', t.def).filter((x) => x.role === 'prose');

@@ -39,6 +39,10 @@ describe('audit', () => {
     expect(a.servers.map((s) => [s.name, s.tools, s.findings])).toEqual([['mail', 2, 1], ['notes', 2, 2]]);
   });
 
+  it('does not take two logs of one server for two servers', () => {
+    expect(audit([mail, { ...mail, log: 'mail-old.jsonrpc.log' }]).findings).toEqual([]);
+  });
+
   it('finds nothing across servers that share no names', () => {
     const a = audit([server('a', [{ name: 'one', description: 'x' }]), server('b', [{ name: 'two', description: 'y' }])]);
     expect(a.findings).toEqual([]);
