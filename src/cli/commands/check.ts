@@ -29,7 +29,7 @@ function render(format: Format, report: CheckReport): string {
 export function define(program: Command): void {
   program
     .command('check')
-    .summary('check a session (or run a server and check it): findings, errors, unanswered requests, assertions; exit 1 on failure')
+    .summary('check a session (or run a server and check it): findings, security, errors, unanswered requests, assertions, token budgets; exit 1 on failure')
     .description(
       'Reads a session of a log (default: the last session of the most recent log) and reports every finding the log ' +
         'carries, security findings (hidden Unicode, injected instructions, rug pulls, credentials on the wire), JSON-RPC errors, ' +
