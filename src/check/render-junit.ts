@@ -4,6 +4,7 @@
  * code (failed when it occurred), one per listed tool (failed on schema problems), one per assertion.
  */
 import type { CheckReport, Problem, RequestOutcome } from './report.js';
+import { securityRule } from '../lens/security/rules.js';
 import { allRules } from './rules.js';
 import { xmlAttr, xmlEscape } from './xml.js';
 
@@ -86,6 +87,11 @@ export function renderJunit(report: CheckReport): string {
     return { classname: 'mcp-tap.findings', name: code, failures: hits };
   });
 
+  // one testcase per security rule of a session (audit's rules belong to `mcp-tap audit`)
+  const securityCodes = new Set(allRules().filter((r) => r.category === 'security' && securityRule(r.id)?.scope === 'session').map((r) => r.id));
+  for (const p of report.problems) if (p.category === 'security') securityCodes.add(p.ruleId);
+  const security: Case[] = [...securityCodes].map((code) => ({ classname: 'mcp-tap.security', name: code, failures: report.problems.filter((p) => p.ruleId === code) }));
+
   const schemas: Case[] = report.toolNames.map((tool) => ({
     classname: 'mcp-tap.schemas',
     name: `tool ${JSON.stringify(tool)}`,
@@ -101,10 +107,11 @@ export function renderJunit(report: CheckReport): string {
   const suites = [
     renderSuite('mcp-tap.requests', requests, report.omittedRequests > 0 ? omittedNote(report.omittedRequests) : undefined),
     renderSuite('mcp-tap.findings', findings),
+    renderSuite('mcp-tap.security', security),
     renderSuite('mcp-tap.schemas', schemas),
     renderSuite('mcp-tap.assertions', assertions),
   ];
-  const all = [...requests, ...findings, ...schemas, ...assertions];
+  const all = [...requests, ...findings, ...security, ...schemas, ...assertions];
   const failures = all.filter((c) => c.failures.length > 0).length;
   const time = requests.reduce((t, c) => t + (c.time ?? 0), 0);
   return [

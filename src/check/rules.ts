@@ -3,13 +3,15 @@
  * check's own (unanswered requests, crashes, schema problems, assertions). Rule ids are a public
  * contract — SARIF rule ids, JUnit test names, `--format json` — listed in docs/check.md.
  */
+import { LENS_NOTE_CODES } from '../lens/lenses.js';
+import { SECURITY_RULES, securityRule, type SecurityRule } from '../lens/security/rules.js';
 import { NOTE_CODES } from '../session/findings.js';
 
 /**
  * What a rule is about; `--fail-on` names categories. `info` is never a failure: it marks notes about
  * the log itself (a shortened copy, an mcp-tap bug), not about the peers.
  */
-export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'info';
+export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'security' | 'info';
 
 /** A rule: its stable id, category, and what to tell the reader. */
 export interface RuleInfo {
@@ -21,6 +23,8 @@ export interface RuleInfo {
   help: string;
   /** The spec section (or JSON-RPC spec) the rule rests on, when there is one. */
   helpUri?: string;
+  /** Security rules: CVSS-like 0–10 score (SARIF `properties.security-severity`). */
+  securitySeverity?: number;
 }
 
 const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25';
@@ -33,7 +37,14 @@ const SCHEMA_REF = `${SPEC}/schema`;
 const TOOLS = `${SPEC}/server/tools`;
 const JSONRPC = 'https://www.jsonrpc.org/specification';
 
-/** Help and category for the log's note codes; summaries come from NOTE_CODES. A test keeps the two lists in step. */
+const SECURITY_HELP = 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations';
+
+/** A security rule's help, spec link and category. */
+function securityHelp(r: SecurityRule): { help: string; helpUri: string; category: Category } {
+  return { help: r.help, helpUri: SECURITY_HELP, category: 'security' };
+}
+
+/** Help and category for the note codes (the log's and the lenses'); summaries come from NOTE_CODES and LENS_NOTE_CODES. A test keeps the lists in step. */
 export const NOTE_HELP: Record<string, { help: string; helpUri?: string; category?: Category }> = {
   'stdout-not-json': {
     help: 'Write only JSON-RPC messages to stdout, one per line. Send logs, banners and debug output to stderr (console.error in Node, print(..., file=sys.stderr) in Python).',
@@ -113,6 +124,8 @@ export const NOTE_HELP: Record<string, { help: string; helpUri?: string; categor
     help: 'A bug in mcp-tap, not in the peers: please report it with the record (mcp-tap export).',
     category: 'info',
   },
+  // the security lens' codes (src/lens/security/rules.ts): help and category from its rule table
+  ...Object.fromEntries(SECURITY_RULES.filter((r) => r.scope === 'session').map((r) => [r.id, securityHelp(r)])),
 };
 
 /** check's own rules: about the session as a whole, the tool definitions and the assertions. */
@@ -221,20 +234,34 @@ export const CHECK_RULES: readonly RuleInfo[] = [
     helpUri: `${TOOLS}#listing-tools`,
   },
   {
+    id: 'max-context-tokens-exceeded',
+    category: 'assertions',
+    summary: 'the tool definitions and instructions cost more tokens than --max-context-tokens',
+    help: 'Every host sends the definitions with every request, before the user types anything. Shorten descriptions and schemas of the tools named (the largest first), or split the server so users enable only what they need.',
+  },
+  {
+    id: 'max-result-tokens-exceeded',
+    category: 'assertions',
+    summary: 'a tool result cost more tokens than --max-result-tokens',
+    help: 'Large results fill the model\'s context and crowd out the conversation. Page or summarise the result, or return a resource link instead of the content.',
+  },
+  {
     id: 'forbidden-tool-present',
     category: 'assertions',
     summary: 'a tool named with --forbid-tool is offered or called',
     help: 'Remove the tool from the server, or from the calls made.',
     helpUri: `${TOOLS}#listing-tools`,
   },
+  // `mcp-tap audit`'s rules across servers (the security lens' table, scope audit)
+  ...SECURITY_RULES.filter((r) => r.scope === 'audit').map((r): RuleInfo => ({ id: r.id, summary: r.summary, ...securityHelp(r) })),
 ];
 
 const GENERIC_HELP = 'See docs/log-format.md for this finding code.';
 
-/** Every rule, note codes first (in the order findings.ts lists them), then check's own. */
+/** Every rule: the log's note codes (in the order findings.ts lists them), the lenses' codes, then check's own. */
 export function allRules(): RuleInfo[] {
   const out: RuleInfo[] = [];
-  for (const [id, summary] of Object.entries(NOTE_CODES)) {
+  for (const [id, summary] of [...Object.entries(NOTE_CODES), ...Object.entries(LENS_NOTE_CODES)]) {
     const h = NOTE_HELP[id];
     out.push({
       id,
@@ -245,8 +272,15 @@ export function allRules(): RuleInfo[] {
     });
   }
   out.push(...CHECK_RULES);
-  return out;
+  // code scanning ranks security alerts by their score (SARIF properties.security-severity)
+  return out.map((r) => {
+    const sec = securityRule(r.id);
+    return sec ? { ...r, securitySeverity: sec.score } : r;
+  });
 }
+
+/** The security category's rules (session and audit), for `audit`'s SARIF. */
+export const securityCheckRules = (): RuleInfo[] => allRules().filter((r) => r.category === 'security');
 
 let byId: Map<string, RuleInfo> | undefined;
 

@@ -105,7 +105,7 @@ describe('check flags on fixture logs', () => {
 describe('check flag values', () => {
   const bad: Array<[string[], Partial<CheckCliOptions>, RegExp]> = [
     [[CLEAN], { format: 'xml' }, /--format must be one of text, json, sarif, junit/],
-    [[CLEAN], { failOn: ['findings,bogus'] }, /--fail-on takes a list of findings, errors, is-error, unanswered, assertions, schema \(or all, none\), got "bogus"/],
+    [[CLEAN], { failOn: ['findings,bogus'] }, /--fail-on takes a list of findings, errors, is-error, unanswered, assertions, schema, security \(or all, none\), got "bogus"/],
     [[CLEAN], { failOn: ['none,errors'] }, /none cannot be combined/],
     [[CLEAN], { maxMs: ['tools/call'] }, /--max-ms takes <method-or-tool>=<milliseconds>/],
     [[CLEAN], { maxMs: ['=5'] }, /--max-ms takes/],

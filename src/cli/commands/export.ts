@@ -4,6 +4,9 @@ import { UsageError } from '../../errors.js';
 import type { LogRecord } from '../../log/record.js';
 import { jsonChunks, jsonlChunks } from '../../transcript/json-export.js';
 import { DEFAULT_MAX_BODY, markdownChunks } from '../../transcript/markdown.js';
+import { contextNeedsBody } from '../../lens/context/context-cost.js';
+import { loadTokenizer } from '../../lens/context/tokenizer.js';
+import { lensStage } from '../../lens/lenses.js';
 import { findLatestLog } from '../../log/log-files.js';
 import { readSession, resolveSession } from '../../log/read-session.js';
 import { openInput } from '../../transcript/read-input.js';
@@ -83,9 +86,10 @@ async function renderPage(format: 'md' | 'html', file: string | undefined, opts:
   const progress = progressFor(path);
   try {
     // pass 1: summaries (of redacted records: the header shows command lines and client info)
-    const planner = new SamplePlanner(opts.full === true);
+    const planner = new SamplePlanner(opts.full === true, await loadTokenizer());
     const r1 = redactorFrom(opts);
-    const first = readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody: summaryNeedsBody, onProgress: progress.update });
+    const needsBody = (h: LogRecord) => summaryNeedsBody(h) || contextNeedsBody(h);
+    const first = readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody, onProgress: progress.update, stage: lensStage() });
     for await (const r of first) planner.add(r1 ? r1.next(r) : r);
     const plans = planner.finish();
     // pass 2: the records to show, bodies parsed only for them; stderr always goes through the redactor (its state spans lines)
