@@ -180,6 +180,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       cancelled: requests.filter((r) => r.status === 'cancelled').length,
       refusedProbes: requests.filter((r) => r.status === 'refused-probe').length,
       findings: count('findings'),
+      specViolations: count('spec'),
       schemaProblems,
       assertionsFailed: count('assertions'),
       tools: facts.tools?.length ?? null,

@@ -44,7 +44,7 @@ export function renderText(report: CheckReport): string {
     `  requests  ${s.requests}: ${s.answered} answered, ${plural(s.errors, 'error')}, ${s.isError} isError, ${s.unanswered} unanswered` +
       `${s.cancelled > 0 ? `, ${s.cancelled} cancelled` : ''}${s.durationMs !== null ? ` · ${formatMs(s.durationMs)} in all` : ''}`,
   );
-  out.push(`  checks    ${plural(s.findings, 'finding')}, ${plural(s.schemaProblems, 'schema problem')}, ${plural(s.assertionsFailed, 'failed assertion')}`);
+  out.push(`  checks    ${plural(s.findings, 'finding')}, ${plural(s.specViolations, 'spec violation')}, ${plural(s.schemaProblems, 'schema problem')}, ${plural(s.assertionsFailed, 'failed assertion')}`);
 
   if (report.problems.length > 0) {
     out.push('', 'results (✗ fails the check, ! reported only, · informational):');

@@ -63,6 +63,8 @@ export interface CheckSummary {
   /** server/discover probes the server refused (the client fell back to initialize); not errors. */
   refusedProbes: number;
   findings: number;
+  /** Messages that break the schema of their protocol revision (`schema-violation`). */
+  specViolations: number;
   schemaProblems: number;
   assertionsFailed: number;
   /** From the listings in the session; null when it has none. */
