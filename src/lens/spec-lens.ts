@@ -8,7 +8,7 @@
  */
 import type { LogRecord, Note } from '../log/record.js';
 import { checkMessage, shapeFor, type MessageKind, type Verdict } from '../spec/check-message.js';
-import { isRevision, pageUrl, REVISIONS, shapeUrl, since } from '../spec/revision.js';
+import { isRevision, pageUrl, shapeUrl, since, type Revision } from '../spec/revision.js';
 import { sdkBehaviour } from '../spec/sdk-behaviour.js';
 import type { Lens, LensKind } from './lens.js';
 
@@ -19,6 +19,8 @@ const KINDS = new Set(['request', 'response', 'error', 'notification', 'batch'])
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** Members of a violation list shown in a note; the rest are counted. */
 const SHOWN = 3;
+/** Revisions tried when the session's is not known: the one that allows most first, so a clean message costs one check. */
+const UNKNOWN_ORDER: readonly Revision[] = ['2025-11-25', '2026-07-28', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** What the analysis' missing-protocol-version note already says about a stateless request. */
 const SAID_BY_ANALYSIS = new Set(['/params', '/params/_meta', '/params/_meta/io.modelcontextprotocol~1protocolVersion']);
 
@@ -94,11 +96,11 @@ class SpecLens implements Lens {
 
 /**
  * The revision is not known: a verdict only when every revision that shapes the message rejects it —
- * the closest one's (fewest violations; the newest of equals).
+ * the closest one's (fewest violations; the first tried of equals).
  */
 function checkUnderEvery(kind: MessageKind, method: string | undefined, msg: Obj, base: string): Verdict | undefined {
   let closest: Verdict | undefined;
-  for (const rev of [...REVISIONS].reverse()) {
+  for (const rev of UNKNOWN_ORDER) {
     if (!shapeFor(rev, kind, method, msg)) continue; // a method of other revisions
     const v = checkMessage(rev, kind, method, msg, base);
     if (!v) return undefined; // a revision allows it

@@ -3,10 +3,10 @@
  * capability and a progress `message` (in the shared blocks), and JSON-RPC batches (the analysis checks
  * those). No new methods. Pure.
  */
-import { errorObject, handshakeMethods } from './handshake-methods.js';
+import { errorObject, handshakeMethods, tables } from './handshake-methods.js';
 import type { RevisionShapes } from './revision.js';
 
 /** The shapes of 2025-03-26 (built on first use). */
 export function shapes20250326(): RevisionShapes {
-  return { revision: '2025-03-26', ...handshakeMethods('2025-03-26'), error: { name: 'JSONRPCError', schema: errorObject() }, errorCodes: {} };
+  return { revision: '2025-03-26', ...tables(handshakeMethods('2025-03-26')), error: { name: 'JSONRPCError', schema: errorObject() }, errorCodes: {} };
 }

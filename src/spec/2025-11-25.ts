@@ -5,7 +5,8 @@
  * tools, and an optional `requestId` on cancel. Pure.
  */
 import { z } from 'zod';
-import { errorObject, handshakeMethods, notification, request } from './handshake-methods.js';
+import { errorObject, handshakeMethods, notification, request, tables } from './handshake-methods.js';
+import { lazy } from './lazy.js';
 import type { RevisionShapes, Shape } from './revision.js';
 import { baseShapes, cursor } from './shapes-base.js';
 import { featureShapes } from './shapes-features.js';
@@ -19,31 +20,33 @@ export function shapes20251125(): RevisionShapes {
   const m = handshakeMethods(rev);
   const b = baseShapes(rev);
   const f = featureShapes(rev);
-  const taskId = b.params({ taskId: z.string() });
-  const taskResult = b.result({ ...f.task.shape });
-  m.requests['elicitation/create'] = request('ElicitRequest', f.elicitParams, 'ElicitResult', b.result(f.elicitResult), 'client/elicitation');
-  m.requests['tasks/get'] = request('GetTaskRequest', taskId, 'GetTaskResult', taskResult, 'basic/utilities/tasks');
+  const taskId = () => b.params({ taskId: z.string() });
+  const taskResult = () => b.result({ ...f.task.shape });
+  m.requests['elicitation/create'] = () => request('ElicitRequest', f.elicitParams, 'ElicitResult', b.result(f.elicitResult), 'client/elicitation');
+  m.requests['tasks/get'] = () => request('GetTaskRequest', taskId(), 'GetTaskResult', taskResult(), 'basic/utilities/tasks');
   // the underlying request's result, whatever it was: open beyond Result
-  m.requests['tasks/result'] = request('GetTaskPayloadRequest', taskId, 'GetTaskPayloadResult', b.result({}), 'basic/utilities/tasks');
-  m.requests['tasks/cancel'] = request('CancelTaskRequest', taskId, 'CancelTaskResult', taskResult, 'basic/utilities/tasks');
-  m.requests['tasks/list'] = request(
+  m.requests['tasks/result'] = () => request('GetTaskPayloadRequest', taskId(), 'GetTaskPayloadResult', b.result({}), 'basic/utilities/tasks');
+  m.requests['tasks/cancel'] = () => request('CancelTaskRequest', taskId(), 'CancelTaskResult', taskResult(), 'basic/utilities/tasks');
+  m.requests['tasks/list'] = () => request(
     'ListTasksRequest',
     b.params({ cursor: cursor.optional() }, true),
     'ListTasksResult',
     b.result({ nextCursor: cursor.optional(), tasks: z.array(f.task) }),
     'basic/utilities/tasks',
   );
-  m.notifications['notifications/elicitation/complete'] = notification('ElicitationCompleteNotification', b.notificationParams({ elicitationId: z.string() }), 'client/elicitation');
-  m.notifications['notifications/tasks/status'] = notification('TaskStatusNotification', b.notificationParams({ ...f.task.shape }), 'basic/utilities/tasks');
-  const createTask: Shape = { name: 'CreateTaskResult', schema: b.result({ task: f.task }) };
+  m.notifications['notifications/elicitation/complete'] = () => notification('ElicitationCompleteNotification', b.notificationParams({ elicitationId: z.string() }), 'client/elicitation');
+  m.notifications['notifications/tasks/status'] = () => notification('TaskStatusNotification', b.notificationParams({ ...f.task.shape }), 'basic/utilities/tasks');
+  let createTask: Shape | undefined;
   return {
     revision: rev,
-    ...m,
+    ...tables(m),
     error: { name: 'JSONRPCErrorResponse', schema: errorObject() },
-    errorCodes: {
-      [-32042]: { name: 'URLElicitationRequiredError', schema: errorObject(z.object({ elicitations: z.array(f.elicitUrlParams) })) },
-    },
+    errorCodes: lazy({
+      [-32042]: () => ({ name: 'URLElicitationRequiredError', schema: errorObject(z.object({ elicitations: z.array(f.elicitUrlParams) })) }),
+    }),
     resultAlternative: (method, result) =>
-      TASK_AUGMENTABLE.has(method) && typeof result === 'object' && result !== null && 'task' in result ? createTask : undefined,
+      TASK_AUGMENTABLE.has(method) && typeof result === 'object' && result !== null && 'task' in result
+        ? (createTask ??= { name: 'CreateTaskResult', schema: b.result({ task: f.task }) })
+        : undefined,
   };
 }

@@ -7,7 +7,8 @@
  * Not in the SDK: every shape here is written from the schema. Pure.
  */
 import { z, type ZodRawShape } from 'zod';
-import { errorObject, notification, request } from './handshake-methods.js';
+import { errorObject, notification, request, tables } from './handshake-methods.js';
+import { lazy } from './lazy.js';
 import type { NotificationShapes, RequestShapes, RevisionShapes, Shape } from './revision.js';
 import { baseShapes, cursor, idOrToken, loggingLevel, present } from './shapes-base.js';
 import { contentShapes } from './shapes-content.js';
@@ -20,113 +21,118 @@ export function shapes20260728(): RevisionShapes {
   const c = contentShapes(rev);
   const f = featureShapes(rev);
   const cacheable = (members: ZodRawShape) => b.result({ ttlMs: z.number().min(0), cacheScope: z.enum(['public', 'private']), ...members });
-  const paginated = b.params({ cursor: cursor.optional() });
+  const paginated = () => b.params({ cursor: cursor.optional() });
   const page = (members: ZodRawShape) => cacheable({ nextCursor: cursor.optional(), ...members });
 
   // multi round-trip: what an input_required result asks for, and how the retry answers
-  const inputRequest = z.discriminatedUnion('method', [
-    z.object({ method: z.literal('sampling/createMessage'), params: z.object(f.createMessageParams) }),
-    z.object({ method: z.literal('roots/list'), params: z.object({ _meta: z.unknown().optional() }).optional() }),
-    z.object({ method: z.literal('elicitation/create'), params: f.elicitParams }),
-  ]);
-  const inputResponse = z.union([z.object(f.createMessageResult), z.object({ roots: z.array(f.root) }), z.object(f.elicitResult)]);
-  const inputResponses: ZodRawShape = { inputResponses: z.record(z.string(), inputResponse).optional(), requestState: z.string().optional() };
-  const inputRequired: Shape = {
-    name: 'InputRequiredResult',
-    schema: b
-      .result({ inputRequests: z.record(z.string(), inputRequest).optional(), requestState: z.string().optional() })
-      .refine((r) => typeof r === 'object' && r !== null && ('inputRequests' in r || 'requestState' in r), {
-        message: 'inputRequests or requestState (at least one of them)',
+  const mrtr = lazy({
+    inputRequest: () =>
+      z.discriminatedUnion('method', [
+        z.object({ method: z.literal('sampling/createMessage'), params: z.object(f.createMessageParams) }),
+        z.object({ method: z.literal('roots/list'), params: z.object({ _meta: z.unknown().optional() }).optional() }),
+        z.object({ method: z.literal('elicitation/create'), params: f.elicitParams }),
+      ]),
+    inputResponses: (): ZodRawShape => ({
+      inputResponses: z.record(z.string(), z.union([z.object(f.createMessageResult), z.object({ roots: z.array(f.root) }), z.object(f.elicitResult)])).optional(),
+      requestState: z.string().optional(),
+    }),
+    inputRequired: (): Shape => ({
+      name: 'InputRequiredResult',
+      schema: b
+        .result({ inputRequests: z.record(z.string(), mrtr.inputRequest).optional(), requestState: z.string().optional() })
+        .refine((r) => typeof r === 'object' && r !== null && ('inputRequests' in r || 'requestState' in r), {
+          message: 'inputRequests or requestState (at least one of them)',
+        }),
+    }),
+    filter: () =>
+      z.object({
+        toolsListChanged: z.boolean().optional(),
+        promptsListChanged: z.boolean().optional(),
+        resourcesListChanged: z.boolean().optional(),
+        resourceSubscriptions: z.array(z.string()).optional(),
       }),
-  };
-  const filter = z.object({
-    toolsListChanged: z.boolean().optional(),
-    promptsListChanged: z.boolean().optional(),
-    resourcesListChanged: z.boolean().optional(),
-    resourceSubscriptions: z.array(z.string()).optional(),
   });
 
-  const requests: Record<string, RequestShapes> = {
-    'server/discover': request(
+  const requests: Record<string, () => RequestShapes> = {
+    'server/discover': () => request(
       'DiscoverRequest',
       b.params({}),
       'DiscoverResult',
       cacheable({ supportedVersions: z.array(z.string()), capabilities: b.serverCapabilities, instructions: z.string().optional() }),
       'server/discover',
     ),
-    'resources/list': request('ListResourcesRequest', paginated, 'ListResourcesResult', page({ resources: z.array(c.resource) }), 'server/resources'),
-    'resources/templates/list': request(
+    'resources/list': () => request('ListResourcesRequest', paginated(), 'ListResourcesResult', page({ resources: z.array(c.resource) }), 'server/resources'),
+    'resources/templates/list': () => request(
       'ListResourceTemplatesRequest',
-      paginated,
+      paginated(),
       'ListResourceTemplatesResult',
       page({ resourceTemplates: z.array(c.resourceTemplate) }),
       'server/resources',
     ),
-    'resources/read': request(
+    'resources/read': () => request(
       'ReadResourceRequest',
-      b.params({ uri: z.string(), ...inputResponses }),
+      b.params({ uri: z.string(), ...mrtr.inputResponses }),
       'ReadResourceResult',
       cacheable({ contents: z.array(c.resourceContents) }),
       'server/resources',
     ),
-    'prompts/list': request('ListPromptsRequest', paginated, 'ListPromptsResult', page({ prompts: z.array(f.prompt) }), 'server/prompts'),
-    'prompts/get': request(
+    'prompts/list': () => request('ListPromptsRequest', paginated(), 'ListPromptsResult', page({ prompts: z.array(f.prompt) }), 'server/prompts'),
+    'prompts/get': () => request(
       'GetPromptRequest',
-      b.params({ name: z.string(), arguments: z.record(z.string(), z.string()).optional(), ...inputResponses }),
+      b.params({ name: z.string(), arguments: z.record(z.string(), z.string()).optional(), ...mrtr.inputResponses }),
       'GetPromptResult',
       b.result({ description: z.string().optional(), messages: z.array(f.promptMessage) }),
       'server/prompts',
     ),
-    'tools/list': request('ListToolsRequest', paginated, 'ListToolsResult', page({ tools: z.array(f.tool) }), 'server/tools'),
-    'tools/call': request(
+    'tools/list': () => request('ListToolsRequest', paginated(), 'ListToolsResult', page({ tools: z.array(f.tool) }), 'server/tools'),
+    'tools/call': () => request(
       'CallToolRequest',
-      b.params({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional(), ...inputResponses }),
+      b.params({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional(), ...mrtr.inputResponses }),
       'CallToolResult',
       b.result({ content: z.array(c.contentBlock), structuredContent: z.unknown().optional(), isError: z.boolean().optional() }),
       'server/tools',
     ),
-    'completion/complete': request('CompleteRequest', b.params(f.completeParams), 'CompleteResult', b.result(f.completeResult), 'server/utilities/completion'),
-    'subscriptions/listen': request(
+    'completion/complete': () => request('CompleteRequest', b.params(f.completeParams), 'CompleteResult', b.result(f.completeResult), 'server/utilities/completion'),
+    'subscriptions/listen': () => request(
       'SubscriptionsListenRequest',
-      b.params({ notifications: filter }),
+      b.params({ notifications: mrtr.filter }),
       'SubscriptionsListenResult',
       b.result({ _meta: z.object({ 'io.modelcontextprotocol/subscriptionId': idOrToken, 'io.modelcontextprotocol/serverInfo': b.implementation.optional() }) }),
       'basic/patterns/subscriptions',
     ),
   };
-  const listChanged = b.notificationParams({}, true);
-  const notifications: Record<string, NotificationShapes> = {
-    'notifications/cancelled': notification('CancelledNotification', b.notificationParams({ requestId: idOrToken, reason: z.string().optional() }), 'basic/patterns/cancellation'),
-    'notifications/progress': notification(
+  const listChanged = () => b.notificationParams({}, true);
+  const notifications: Record<string, () => NotificationShapes> = {
+    'notifications/cancelled': () => notification('CancelledNotification', b.notificationParams({ requestId: idOrToken, reason: z.string().optional() }), 'basic/patterns/cancellation'),
+    'notifications/progress': () => notification(
       'ProgressNotification',
       b.notificationParams({ progressToken: idOrToken, progress: z.number(), total: z.number().optional(), message: z.string().optional() }),
       'basic/patterns/progress',
     ),
-    'notifications/message': notification(
+    'notifications/message': () => notification(
       'LoggingMessageNotification',
       b.notificationParams({ level: loggingLevel, logger: z.string().optional(), data: present }),
       'server/utilities/logging',
     ),
-    'notifications/resources/updated': notification('ResourceUpdatedNotification', b.notificationParams({ uri: z.string() }), 'server/resources'),
-    'notifications/resources/list_changed': notification('ResourceListChangedNotification', listChanged, 'server/resources'),
-    'notifications/tools/list_changed': notification('ToolListChangedNotification', listChanged, 'server/tools'),
-    'notifications/prompts/list_changed': notification('PromptListChangedNotification', listChanged, 'server/prompts'),
-    'notifications/subscriptions/acknowledged': notification(
+    'notifications/resources/updated': () => notification('ResourceUpdatedNotification', b.notificationParams({ uri: z.string() }), 'server/resources'),
+    'notifications/resources/list_changed': () => notification('ResourceListChangedNotification', listChanged(), 'server/resources'),
+    'notifications/tools/list_changed': () => notification('ToolListChangedNotification', listChanged(), 'server/tools'),
+    'notifications/prompts/list_changed': () => notification('PromptListChangedNotification', listChanged(), 'server/prompts'),
+    'notifications/subscriptions/acknowledged': () => notification(
       'SubscriptionsAcknowledgedNotification',
-      b.notificationParams({ notifications: filter }),
+      b.notificationParams({ notifications: mrtr.filter }),
       'basic/patterns/subscriptions',
     ),
   };
   return {
     revision: rev,
-    requests,
-    notifications,
+    ...tables({ requests, notifications }),
     error: { name: 'JSONRPCErrorResponse', schema: errorObject() },
-    errorCodes: {
-      [-32021]: { name: 'MissingRequiredClientCapabilityError', schema: errorObject(z.object({ requiredCapabilities: b.clientCapabilities })) },
-      [-32022]: { name: 'UnsupportedProtocolVersionError', schema: errorObject(z.object({ supported: z.array(z.string()), requested: z.string() })) },
-    },
+    errorCodes: lazy({
+      [-32021]: () => ({ name: 'MissingRequiredClientCapabilityError', schema: errorObject(z.object({ requiredCapabilities: b.clientCapabilities })) }),
+      [-32022]: () => ({ name: 'UnsupportedProtocolVersionError', schema: errorObject(z.object({ supported: z.array(z.string()), requested: z.string() })) }),
+    }),
     resultAlternative: (_method, result) =>
-      typeof result === 'object' && result !== null && (result as Record<string, unknown>)['resultType'] === 'input_required' ? inputRequired : undefined,
+      typeof result === 'object' && result !== null && (result as Record<string, unknown>)['resultType'] === 'input_required' ? mrtr.inputRequired : undefined,
   };
 }

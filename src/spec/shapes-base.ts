@@ -6,6 +6,7 @@
  */
 import { IconSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z, type ZodRawShape, type ZodType } from 'zod';
+import { lazy } from './lazy.js';
 import { since, type Revision } from './revision.js';
 
 /** `string | number`: RequestId and ProgressToken (the spec allows any number; JSON-RPC discourages fractions). */
@@ -61,7 +62,7 @@ export interface BaseShapes {
   /** The members of a result, for results built from several parts (2026-07-28: cacheable results). */
   resultMembers: ZodRawShape;
   /** `_meta` of a request, with the keys MCP defines in it checked. */
-  requestMeta: ZodType;
+  requestMeta: z.ZodObject;
 }
 
 const cache = new Map<Revision, BaseShapes>();
@@ -78,80 +79,88 @@ export function baseShapes(rev: Revision): BaseShapes {
 
 function build(rev: Revision): BaseShapes {
   const stateless = since(rev, '2026-07-28');
-  const implementation = z.object({
-    name: z.string(),
-    version: z.string(),
-    ...(since(rev, '2025-06-18') ? { title: z.string().optional() } : {}),
-    ...(since(rev, '2025-11-25') ? { icons: iconList, description: z.string().optional(), websiteUrl: z.string().optional() } : {}),
-  });
-  const clientCapabilities = z.object({
-    experimental: z.unknown().optional(),
-    roots: stateless ? anyObject.optional() : z.object({ listChanged: z.boolean().optional() }).optional(),
-    sampling: (since(rev, '2025-11-25') ? z.object({ context: anyObject.optional(), tools: anyObject.optional() }) : anyObject).optional(),
-    ...(since(rev, '2025-06-18') ? { elicitation: (since(rev, '2025-11-25') ? z.object({ form: anyObject.optional(), url: anyObject.optional() }) : anyObject).optional() } : {}),
-    ...(rev === '2025-11-25'
-      ? {
-          tasks: z
-            .object({
-              list: anyObject.optional(),
-              cancel: anyObject.optional(),
-              requests: z
+  const listChanged = () => z.object({ listChanged: z.boolean().optional() }).optional();
+  const shapes: BaseShapes = lazy<BaseShapes>({
+    implementation: () =>
+      z.object({
+        name: z.string(),
+        version: z.string(),
+        ...(since(rev, '2025-06-18') ? { title: z.string().optional() } : {}),
+        ...(since(rev, '2025-11-25') ? { icons: iconList, description: z.string().optional(), websiteUrl: z.string().optional() } : {}),
+      }),
+    clientCapabilities: () =>
+      z.object({
+        experimental: z.unknown().optional(),
+        roots: stateless ? anyObject.optional() : listChanged(),
+        sampling: (since(rev, '2025-11-25') ? z.object({ context: anyObject.optional(), tools: anyObject.optional() }) : anyObject).optional(),
+        ...(since(rev, '2025-06-18') ? { elicitation: (since(rev, '2025-11-25') ? z.object({ form: anyObject.optional(), url: anyObject.optional() }) : anyObject).optional() } : {}),
+        ...(rev === '2025-11-25'
+          ? {
+              tasks: z
                 .object({
-                  sampling: z.object({ createMessage: anyObject.optional() }).optional(),
-                  elicitation: z.object({ create: anyObject.optional() }).optional(),
+                  list: anyObject.optional(),
+                  cancel: anyObject.optional(),
+                  requests: z
+                    .object({
+                      sampling: z.object({ createMessage: anyObject.optional() }).optional(),
+                      elicitation: z.object({ create: anyObject.optional() }).optional(),
+                    })
+                    .optional(),
                 })
                 .optional(),
-            })
-            .optional(),
-        }
-      : {}),
+            }
+          : {}),
+      }),
+    serverCapabilities: () =>
+      z.object({
+        experimental: z.unknown().optional(),
+        logging: anyObject.optional(),
+        ...(since(rev, '2025-03-26') ? { completions: anyObject.optional() } : {}),
+        prompts: listChanged(),
+        resources: z.object({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
+        tools: listChanged(),
+        ...(rev === '2025-11-25'
+          ? {
+              tasks: z
+                .object({
+                  list: anyObject.optional(),
+                  cancel: anyObject.optional(),
+                  requests: z.object({ tools: z.object({ call: anyObject.optional() }).optional() }).optional(),
+                })
+                .optional(),
+            }
+          : {}),
+      }),
+    requestMeta: () =>
+      stateless
+        ? z.object({
+            progressToken: idOrToken.optional(),
+            'io.modelcontextprotocol/protocolVersion': z.string(),
+            'io.modelcontextprotocol/clientInfo': shapes.implementation.optional(),
+            'io.modelcontextprotocol/clientCapabilities': shapes.clientCapabilities,
+            'io.modelcontextprotocol/logLevel': loggingLevel.optional(),
+          })
+        : z.object({
+            progressToken: idOrToken.optional(),
+            ...(rev === '2025-11-25' ? { 'io.modelcontextprotocol/related-task': z.object({ taskId: z.string() }).optional() } : {}),
+          }),
+    resultMembers: (): ZodRawShape =>
+      stateless
+        ? { _meta: z.object({ 'io.modelcontextprotocol/serverInfo': shapes.implementation.optional() }).optional(), resultType: z.string() }
+        : { _meta: z.unknown().optional() },
+    // from 2026-07-28 every request carries _meta (its version and capabilities), so params too
+    params: () => (members: ZodRawShape, optional = false): ZodType => {
+      const s = z.object({ _meta: stateless ? shapes.requestMeta : shapes.requestMeta.optional(), ...members });
+      return optional && !stateless ? s.optional() : s;
+    },
+    notificationParams: () => {
+      const meta = stateless ? z.object({ 'io.modelcontextprotocol/subscriptionId': idOrToken.optional() }).optional() : z.unknown().optional();
+      return (members: ZodRawShape, optional = false): ZodType => {
+        const s = z.object({ _meta: meta, ...members });
+        return optional ? s.optional() : s;
+      };
+    },
+    result: () => (members: ZodRawShape): ZodType => z.object({ ...shapes.resultMembers, ...members }),
   });
-  const listChanged = z.object({ listChanged: z.boolean().optional() }).optional();
-  const serverCapabilities = z.object({
-    experimental: z.unknown().optional(),
-    logging: anyObject.optional(),
-    ...(since(rev, '2025-03-26') ? { completions: anyObject.optional() } : {}),
-    prompts: listChanged,
-    resources: z.object({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
-    tools: listChanged,
-    ...(rev === '2025-11-25'
-      ? {
-          tasks: z
-            .object({
-              list: anyObject.optional(),
-              cancel: anyObject.optional(),
-              requests: z.object({ tools: z.object({ call: anyObject.optional() }).optional() }).optional(),
-            })
-            .optional(),
-        }
-      : {}),
-  });
-
-  const requestMeta = stateless
-    ? z.object({
-        progressToken: idOrToken.optional(),
-        'io.modelcontextprotocol/protocolVersion': z.string(),
-        'io.modelcontextprotocol/clientInfo': implementation.optional(),
-        'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
-        'io.modelcontextprotocol/logLevel': loggingLevel.optional(),
-      })
-    : z.object({
-        progressToken: idOrToken.optional(),
-        ...(rev === '2025-11-25' ? { 'io.modelcontextprotocol/related-task': z.object({ taskId: z.string() }).optional() } : {}),
-      });
-  // from 2026-07-28 every request carries _meta (its version and capabilities), so params too
-  const params = (members: ZodRawShape, optional = false): ZodType => {
-    const s = z.object({ _meta: stateless ? requestMeta : requestMeta.optional(), ...members });
-    return optional && !stateless ? s.optional() : s;
-  };
-  const notificationMeta = stateless ? z.object({ 'io.modelcontextprotocol/subscriptionId': idOrToken.optional() }).optional() : z.unknown().optional();
-  const notificationParams = (members: ZodRawShape, optional = false): ZodType => {
-    const s = z.object({ _meta: notificationMeta, ...members });
-    return optional ? s.optional() : s;
-  };
-  const resultMembers: ZodRawShape = stateless
-    ? { _meta: z.object({ 'io.modelcontextprotocol/serverInfo': implementation.optional() }).optional(), resultType: z.string() }
-    : { _meta: z.unknown().optional() };
-  const result = (members: ZodRawShape): ZodType => z.object({ ...resultMembers, ...members });
-  return { implementation, clientCapabilities, serverCapabilities, params, notificationParams, result, resultMembers, requestMeta };
+  return shapes;
 }

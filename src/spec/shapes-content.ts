@@ -5,6 +5,7 @@
  */
 import { RoleSchema, ToolUseContentSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z, type ZodType } from 'zod';
+import { lazy } from './lazy.js';
 import { since, type Revision } from './revision.js';
 import { anyObject, base64, byType, iconList, unit } from './shapes-base.js';
 
@@ -36,56 +37,62 @@ export function contentShapes(rev: Revision): ContentShapes {
 function build(rev: Revision): ContentShapes {
   const titled = since(rev, '2025-06-18') ? { title: z.string().optional() } : {};
   const icons = since(rev, '2025-11-25') ? { icons: iconList } : {};
-  const annotations = z.object({
-    audience: z.array(RoleSchema).optional(),
-    priority: unit.optional(),
-    ...(since(rev, '2025-06-18') ? { lastModified: z.string().optional() } : {}),
-  });
-  const annotated = { annotations: annotations.optional() };
-  const resourceMembers = {
+  const withAudio = since(rev, '2025-03-26');
+  const annotated = () => ({ annotations: c.annotations.optional() });
+  const resourceMembers = () => ({
     uri: z.string(),
     name: z.string(),
     ...titled,
     description: z.string().optional(),
     mimeType: z.string().optional(),
     size: z.number().optional(),
-    ...annotated,
-    ...icons,
-  };
-  const resource = z.object(resourceMembers);
-  const resourceTemplate = z.object({
-    uriTemplate: z.string(),
-    name: z.string(),
-    ...titled,
-    description: z.string().optional(),
-    mimeType: z.string().optional(),
-    ...annotated,
+    ...annotated(),
     ...icons,
   });
-  const contents = { uri: z.string(), mimeType: z.string().optional() };
-  const resourceContents = z.union([z.object({ ...contents, text: z.string() }), z.object({ ...contents, blob: base64 })]);
-
-  const text = z.object({ type: z.literal('text'), text: z.string(), ...annotated });
-  const image = z.object({ type: z.literal('image'), data: base64, mimeType: z.string(), ...annotated });
-  const audio = z.object({ type: z.literal('audio'), data: base64, mimeType: z.string(), ...annotated });
-  const embedded = z.object({ type: z.literal('resource'), resource: resourceContents, ...annotated });
-  const link = z.object({ type: z.literal('resource_link'), ...resourceMembers });
-  const withAudio = since(rev, '2025-03-26');
-  const contentBlock = byType([text, image, ...(withAudio ? [audio] : []), ...(since(rev, '2025-06-18') ? [link] : []), embedded]);
-
-  let samplingContent: ZodType;
-  if (since(rev, '2025-11-25')) {
-    const toolResult = z.object({
-      type: z.literal('tool_result'),
-      toolUseId: z.string(),
-      content: z.array(contentBlock),
-      structuredContent: since(rev, '2026-07-28') ? z.unknown().optional() : anyObject.optional(),
-      isError: z.boolean().optional(),
-    });
-    const block = byType([text, image, audio, ToolUseContentSchema, toolResult]);
-    samplingContent = z.union([block, z.array(block)]);
-  } else {
-    samplingContent = byType([text, image, ...(withAudio ? [audio] : [])]);
-  }
-  return { role: RoleSchema, annotations, resource, resourceTemplate, resourceContents, contentBlock, samplingContent };
+  const blocks = lazy({
+    text: () => z.object({ type: z.literal('text'), text: z.string(), ...annotated() }),
+    image: () => z.object({ type: z.literal('image'), data: base64, mimeType: z.string(), ...annotated() }),
+    audio: () => z.object({ type: z.literal('audio'), data: base64, mimeType: z.string(), ...annotated() }),
+    embedded: () => z.object({ type: z.literal('resource'), resource: c.resourceContents, ...annotated() }),
+    link: () => z.object({ type: z.literal('resource_link'), ...resourceMembers() }),
+  });
+  const c: ContentShapes = lazy<ContentShapes>({
+    role: () => RoleSchema,
+    annotations: () =>
+      z.object({
+        audience: z.array(RoleSchema).optional(),
+        priority: unit.optional(),
+        ...(since(rev, '2025-06-18') ? { lastModified: z.string().optional() } : {}),
+      }),
+    resource: () => z.object(resourceMembers()),
+    resourceTemplate: () =>
+      z.object({
+        uriTemplate: z.string(),
+        name: z.string(),
+        ...titled,
+        description: z.string().optional(),
+        mimeType: z.string().optional(),
+        ...annotated(),
+        ...icons,
+      }),
+    resourceContents: () => {
+      const contents = { uri: z.string(), mimeType: z.string().optional() };
+      return z.union([z.object({ ...contents, text: z.string() }), z.object({ ...contents, blob: base64 })]);
+    },
+    contentBlock: () =>
+      byType([blocks.text, blocks.image, ...(withAudio ? [blocks.audio] : []), ...(since(rev, '2025-06-18') ? [blocks.link] : []), blocks.embedded]),
+    samplingContent: () => {
+      if (!since(rev, '2025-11-25')) return byType([blocks.text, blocks.image, ...(withAudio ? [blocks.audio] : [])]);
+      const toolResult = z.object({
+        type: z.literal('tool_result'),
+        toolUseId: z.string(),
+        content: z.array(c.contentBlock),
+        structuredContent: since(rev, '2026-07-28') ? z.unknown().optional() : anyObject.optional(),
+        isError: z.boolean().optional(),
+      });
+      const block = byType([blocks.text, blocks.image, blocks.audio, ToolUseContentSchema, toolResult]);
+      return z.union([block, z.array(block)]);
+    },
+  });
+  return c;
 }

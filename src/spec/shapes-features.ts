@@ -5,6 +5,7 @@
  */
 import { ModelHintSchema, TaskSchema, ToolAnnotationsSchema, ToolChoiceSchema, ToolExecutionSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z, type ZodRawShape, type ZodType } from 'zod';
+import { lazy } from './lazy.js';
 import { since, type Revision } from './revision.js';
 import { anyObject, baseShapes, byType, iconList, unit } from './shapes-base.js';
 import { contentShapes } from './shapes-content.js';
@@ -46,85 +47,75 @@ function build(rev: Revision): FeatureShapes {
   const stateless = since(rev, '2026-07-28');
   const titled = since(rev, '2025-06-18') ? { title: z.string().optional() } : {};
   const icons = since(rev, '2025-11-25') ? { icons: iconList } : {};
-
-  // inputSchema: an object schema; from 2026-07-28 any JSON Schema members beside type
-  const objectSchema = stateless
-    ? z.object({ $schema: z.string().optional(), type: z.literal('object') })
-    : z.object({
-        ...(since(rev, '2025-11-25') ? { $schema: z.string().optional() } : {}),
-        type: z.literal('object'),
-        properties: z.record(z.string(), anyObject).optional(),
-        required: z.array(z.string()).optional(),
-      });
-  const tool = z.object({
-    name: z.string(),
-    ...titled,
-    description: z.string().optional(),
-    inputSchema: objectSchema,
-    ...(since(rev, '2025-06-18') ? { outputSchema: (stateless ? z.object({ $schema: z.string().optional() }) : objectSchema).optional() } : {}),
-    ...(since(rev, '2025-03-26') ? { annotations: ToolAnnotationsSchema.optional() } : {}),
-    ...(rev === '2025-11-25' ? { execution: ToolExecutionSchema.optional() } : {}),
-    ...icons,
-  });
-
-  const prompt = z.object({
-    name: z.string(),
-    ...titled,
-    description: z.string().optional(),
-    arguments: z.array(z.object({ name: z.string(), ...titled, description: z.string().optional(), required: z.boolean().optional() })).optional(),
-    ...icons,
-  });
-  const promptMessage = z.object({ role: c.role, content: c.contentBlock });
-
-  const reference = byType([
-    z.object({ type: z.literal('ref/prompt'), name: z.string(), ...titled }),
-    z.object({ type: z.literal('ref/resource'), uri: z.string() }),
-  ]);
-  const completeParams: ZodRawShape = {
-    ref: reference,
-    argument: z.object({ name: z.string(), value: z.string() }),
-    ...(since(rev, '2025-06-18') ? { context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional() } : {}),
-  };
-  const completeResult: ZodRawShape = {
-    completion: z.object({ values: z.array(z.string()).max(100), total: z.number().optional(), hasMore: z.boolean().optional() }),
-  };
-
   const taskAugment: ZodRawShape = rev === '2025-11-25' ? { task: z.object({ ttl: z.number().optional() }).optional() } : {};
-  const createMessageParams: ZodRawShape = {
-    messages: z.array(z.object({ role: c.role, content: c.samplingContent })),
-    modelPreferences: z
-      .object({ hints: z.array(ModelHintSchema).optional(), costPriority: unit.optional(), speedPriority: unit.optional(), intelligencePriority: unit.optional() })
-      .optional(),
-    systemPrompt: z.string().optional(),
-    includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
-    temperature: z.number().optional(),
-    maxTokens: z.number(),
-    stopSequences: z.array(z.string()).optional(),
-    metadata: anyObject.optional(),
-    ...(since(rev, '2025-11-25') ? { tools: z.array(tool).optional(), toolChoice: ToolChoiceSchema.optional() } : {}),
-    ...taskAugment,
-  };
-  const createMessageResult: ZodRawShape = { role: c.role, content: c.samplingContent, model: z.string(), stopReason: z.string().optional() };
+  let elicit: { elicitParams: ZodType; elicitUrlParams: ZodType } | undefined;
+  const elicitation = () => (elicit ??= elicitParams(rev, b, taskAugment));
 
-  const root = z.object({ uri: z.string(), name: z.string().optional() });
-  const elicitResult: ZodRawShape = {
-    action: z.enum(['accept', 'decline', 'cancel']),
-    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), ...(since(rev, '2025-11-25') ? [z.array(z.string())] : [])])).optional(),
-  };
-  return {
-    tool,
-    prompt,
-    promptMessage,
-    completeParams,
-    completeResult,
-    createMessageParams,
-    createMessageResult,
-    root,
-    ...elicitParams(rev, b, taskAugment),
-    elicitResult,
-    taskAugment,
-    task: TaskSchema,
-  };
+  const f: FeatureShapes = lazy<FeatureShapes>({
+    tool: () => {
+      // inputSchema: an object schema; from 2026-07-28 any JSON Schema members beside type
+      const objectSchema = stateless
+        ? z.object({ $schema: z.string().optional(), type: z.literal('object') })
+        : z.object({
+            ...(since(rev, '2025-11-25') ? { $schema: z.string().optional() } : {}),
+            type: z.literal('object'),
+            properties: z.record(z.string(), anyObject).optional(),
+            required: z.array(z.string()).optional(),
+          });
+      return z.object({
+        name: z.string(),
+        ...titled,
+        description: z.string().optional(),
+        inputSchema: objectSchema,
+        ...(since(rev, '2025-06-18') ? { outputSchema: (stateless ? z.object({ $schema: z.string().optional() }) : objectSchema).optional() } : {}),
+        ...(since(rev, '2025-03-26') ? { annotations: ToolAnnotationsSchema.optional() } : {}),
+        ...(rev === '2025-11-25' ? { execution: ToolExecutionSchema.optional() } : {}),
+        ...icons,
+      });
+    },
+    prompt: () =>
+      z.object({
+        name: z.string(),
+        ...titled,
+        description: z.string().optional(),
+        arguments: z.array(z.object({ name: z.string(), ...titled, description: z.string().optional(), required: z.boolean().optional() })).optional(),
+        ...icons,
+      }),
+    promptMessage: () => z.object({ role: c.role, content: c.contentBlock }),
+    completeParams: () => ({
+      ref: byType([z.object({ type: z.literal('ref/prompt'), name: z.string(), ...titled }), z.object({ type: z.literal('ref/resource'), uri: z.string() })]),
+      argument: z.object({ name: z.string(), value: z.string() }),
+      ...(since(rev, '2025-06-18') ? { context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional() } : {}),
+    }),
+    completeResult: () => ({
+      completion: z.object({ values: z.array(z.string()).max(100), total: z.number().optional(), hasMore: z.boolean().optional() }),
+    }),
+    createMessageParams: () => ({
+      messages: z.array(z.object({ role: c.role, content: c.samplingContent })),
+      modelPreferences: z
+        .object({ hints: z.array(ModelHintSchema).optional(), costPriority: unit.optional(), speedPriority: unit.optional(), intelligencePriority: unit.optional() })
+        .optional(),
+      systemPrompt: z.string().optional(),
+      includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
+      temperature: z.number().optional(),
+      maxTokens: z.number(),
+      stopSequences: z.array(z.string()).optional(),
+      metadata: anyObject.optional(),
+      ...(since(rev, '2025-11-25') ? { tools: z.array(f.tool).optional(), toolChoice: ToolChoiceSchema.optional() } : {}),
+      ...taskAugment,
+    }),
+    createMessageResult: () => ({ role: c.role, content: c.samplingContent, model: z.string(), stopReason: z.string().optional() }),
+    root: () => z.object({ uri: z.string(), name: z.string().optional() }),
+    elicitParams: () => elicitation().elicitParams,
+    elicitUrlParams: () => elicitation().elicitUrlParams,
+    elicitResult: () => ({
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), ...(since(rev, '2025-11-25') ? [z.array(z.string())] : [])])).optional(),
+    }),
+    taskAugment: () => taskAugment,
+    task: () => TaskSchema,
+  });
+  return f;
 }
 
 /** elicitation/create params: a form (a flat object schema of primitives), from 2025-11-25 also a URL to open. */

@@ -128,7 +128,16 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** A JSON Pointer for a path (`~` and `/` escaped as RFC 6901 says). */
+/** Longest key shown whole in a pointer (keys come from the wire; a note stays a line). */
+const KEY_MAX = 60;
+
+/** A JSON Pointer for a path (`~` and `/` escaped as RFC 6901 says; a very long key is cut with `…`). */
 export function pointerOf(path: readonly PropertyKey[]): string {
-  return path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return path
+    .map((k) => {
+      const key = String(k);
+      const shown = key.length > KEY_MAX ? `${key.slice(0, KEY_MAX - 1)}…` : key;
+      return `/${shown.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    })
+    .join('');
 }
