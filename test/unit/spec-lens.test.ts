@@ -98,6 +98,18 @@ describe('the revision a message is read under', () => {
     expect(violations(lensed(newer.records))).toEqual([]);
   });
 
+  it('the initialize answer itself is read in the version it names, not the one offered', () => {
+    const h = harness();
+    h.send('client', req(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }));
+    // `completions` is no capability in 2024-11-05 (an unknown member); from 2025-03-26 it must be an object
+    h.send('server', res(0, { protocolVersion: '2024-11-05', capabilities: { completions: true }, serverInfo: { name: 's', version: '1' } }));
+    expect(violations(lensed(h.records.filter((r) => r.kind !== 'event')))).toEqual([]);
+    const newer = harness();
+    newer.send('client', req(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }));
+    newer.send('server', res(0, { protocolVersion: '2025-03-26', capabilities: { completions: true }, serverInfo: { name: 's', version: '1' } }));
+    expect(violations(lensed(newer.records.filter((r) => r.kind !== 'event'))).map((v) => v.text)).toEqual([expect.stringContaining('InitializeResult of MCP 2025-03-26: /result/capabilities/completions: expected object')]);
+  });
+
   it('before the answer, is the version the client offered', () => {
     const h = harness();
     h.send('client', req(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } }));
