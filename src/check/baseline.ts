@@ -9,6 +9,7 @@ import { toolText } from '../lens/context/model-text.js';
 import type { Tokenizer } from '../lens/context/tokenizer.js';
 import { percentile } from '../transcript/stats.js';
 import { VERSION } from '../version.js';
+import { FINDING_CATEGORIES } from './rules.js';
 import { evaluate } from './evaluate.js';
 import type { ListedItem, SessionFacts } from './gather.js';
 
@@ -83,7 +84,7 @@ export function buildBaseline(facts: SessionFacts, tokenizer?: Tokenizer): Basel
   }
   const findings = new Map<string, number>();
   for (const p of evaluate(facts).problems) {
-    if (p.category === 'findings') findings.set(p.ruleId, (findings.get(p.ruleId) ?? 0) + 1);
+    if (FINDING_CATEGORIES.includes(p.category)) findings.set(p.ruleId, (findings.get(p.ruleId) ?? 0) + 1);
   }
   const info = facts.serverInfo;
   const listed = definitions(facts.tools);

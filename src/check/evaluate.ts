@@ -193,6 +193,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       tasksRunning: requests.filter((r) => r.status === 'task-running').length,
       findings: count('findings'),
       security: count('security'),
+      specViolations: count('spec'),
       schemaProblems,
       assertionsFailed: count('assertions'),
       tools: facts.tools?.length ?? null,

@@ -5,7 +5,7 @@
  */
 import type { CheckReport, Problem, RequestOutcome } from './report.js';
 import { securityRule } from '../lens/security/rules.js';
-import { allRules } from './rules.js';
+import { allRules, FINDING_CATEGORIES, type Category } from './rules.js';
 import { xmlAttr, xmlEscape } from './xml.js';
 
 interface Case {
@@ -76,9 +76,10 @@ export function renderJunit(report: CheckReport): string {
   });
 
   // every finding code this version knows (passing when absent), then codes only a newer log has
-  const findingCodes = allRules().filter((r) => r.category === 'findings' || r.category === 'info');
+  const isFinding = (c: Category) => FINDING_CATEGORIES.includes(c) || c === 'info';
+  const findingCodes = allRules().filter((r) => isFinding(r.category));
   const codes = new Map(findingCodes.map((r) => [r.id, r.category]));
-  for (const p of report.problems) if ((p.category === 'findings' || p.category === 'info') && !codes.has(p.ruleId)) codes.set(p.ruleId, p.category);
+  for (const p of report.problems) if (isFinding(p.category) && !codes.has(p.ruleId)) codes.set(p.ruleId, p.category);
   const findings: Case[] = [...codes].map(([code, category]) => {
     const hits = report.problems.filter((p) => p.ruleId === code);
     if (category === 'info') {

@@ -79,6 +79,8 @@ export interface CheckSummary {
   findings: number;
   /** Results of the security category (the security lens). */
   security: number;
+  /** Messages that break the schema of their protocol revision (`schema-violation`). */
+  specViolations: number;
   schemaProblems: number;
   assertionsFailed: number;
   /** From the listings in the session; null when it has none. */

@@ -11,7 +11,10 @@ import { NOTE_CODES } from '../session/findings.js';
  * What a rule is about; `--fail-on` names categories. `info` is never a failure: it marks notes about
  * the log itself (a shortened copy, an mcp-tap bug), not about the peers.
  */
-export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'security' | 'info';
+export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'spec' | 'security' | 'info';
+
+/** Categories whose rule ids a baseline counts as findings (and `diff` reports when new). */
+export const FINDING_CATEGORIES: readonly Category[] = ['findings', 'spec'];
 
 /** A rule: its stable id, category, and what to tell the reader. */
 export interface RuleInfo {
@@ -123,6 +126,11 @@ export const NOTE_HELP: Record<string, { help: string; helpUri?: string; categor
   'analysis-error': {
     help: 'A bug in mcp-tap, not in the peers: please report it with the record (mcp-tap export).',
     category: 'info',
+  },
+  'schema-violation': {
+    help: 'Send every member the schema of the negotiated protocol version requires, with its type (the message names each JSON Pointer, what is expected and what was found, and links the type in the schema reference). Hosts built on the official SDKs validate what they receive: a result that does not match makes the request fail, a notification is dropped.',
+    helpUri: SCHEMA_REF,
+    category: 'spec',
   },
   // the security lens' codes (src/lens/security/rules.ts): help and category from its rule table
   ...Object.fromEntries(SECURITY_RULES.filter((r) => r.scope === 'session').map((r) => [r.id, securityHelp(r)])),

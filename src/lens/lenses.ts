@@ -6,9 +6,10 @@
 import { LensStage } from './apply-lenses.js';
 import type { LensKind } from './lens.js';
 import { SECURITY_LENS } from './security/security-lens.js';
+import { specLens } from './spec-lens.js';
 
 /** Every lens readers run, in the order their notes follow the analysis' own. */
-export const LENS_KINDS: readonly LensKind[] = [SECURITY_LENS];
+export const LENS_KINDS: readonly LensKind[] = [specLens, SECURITY_LENS];
 
 /** Every note code a lens can add, with its one-line summary. */
 export const LENS_NOTE_CODES: Readonly<Record<string, string>> = Object.fromEntries(LENS_KINDS.flatMap((k) => Object.entries(k.codes)));

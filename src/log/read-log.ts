@@ -341,7 +341,8 @@ function sessionItem(raw: RawLine): RecordItem | null {
 /**
  * The record without its body when the envelope alone will do: the text before `,"msg":` closed with `}`.
  * That byte sequence cannot occur inside a JSON string (its quote is unescaped), and the cut parses only
- * when it is at the record's top level; anything else falls back to the whole line.
+ * when it is at the record's top level; anything else falls back to the whole line. When `needsBody`
+ * wants the body, the text after the cut is parsed as `msg` (the head is not parsed twice).
  */
 function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRecord | null {
   let end = data.length;
@@ -359,7 +360,15 @@ function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRec
   } catch {
     return null;
   }
-  return isLogRecord(value) && !needsBody(value) ? value : null;
+  if (!isLogRecord(value)) return null;
+  if (!needsBody(value)) return value;
+  // the body too: parse only it (the head is parsed already); anything odd takes the whole-line path
+  try {
+    value.msg = JSON.parse(data.toString('utf8', cut + MSG_MEMBER.length, after));
+  } catch {
+    return null;
+  }
+  return value;
 }
 
 /**
