@@ -5,7 +5,9 @@
  * listed and ended pid by pid (windows-tree.ts). The plan is pure; stopTree carries it out.
  */
 import type { ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { execa } from 'execa';
+import { findCommand } from './command-lookup.js';
 import { stopWindowsTree, type CommandResult } from './windows-tree.js';
 
 export type TreeStop =
@@ -25,6 +27,11 @@ const COMMAND_TIMEOUT_MS = 10_000;
 
 /** Runs one command of the Windows stop through execa; never rejects. */
 async function runCommand(file: string, args: string[]): Promise<CommandResult> {
+  // looked up first: a name cross-spawn cannot resolve would go to cmd.exe and come back as its message
+  const ctx = { platform: process.platform, env: process.env, cwd: process.cwd() };
+  if (findCommand(file, ctx, (p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true) === null) {
+    return { exitCode: undefined, stdout: Buffer.alloc(0), failure: 'not found' };
+  }
   const r = await execa(file, args, {
     stdin: 'ignore',
     encoding: 'buffer',

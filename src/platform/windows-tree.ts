@@ -46,23 +46,31 @@ export function decodeCommandOutput(buf: Buffer): string {
 }
 
 /**
- * The rows of a table whose header names ParentProcessId and ProcessId (in either order, other columns
- * ignored as long as they hold one word each); null when there is no such header.
+ * The rows of a two-column table whose header names ParentProcessId and ProcessId in either order (wmic
+ * orders its columns alphabetically and may write the names with no space between them); lines that are
+ * not two numbers are skipped; null when there is no such header.
  */
 export function parseProcessTable(text: string): ProcessRow[] | null {
   const lines = text.split(/\r?\n|\r/).map((l) => l.trim()).filter((l) => l !== '');
-  const headerAt = lines.findIndex((l) => /\bParentProcessId\b/i.test(l) && /\bProcessId\b/i.test(l.replace(/ParentProcessId/gi, '')));
+  let parentFirst: boolean | undefined;
+  let headerAt = -1;
+  for (let i = 0; i < lines.length && headerAt < 0; i++) {
+    const lower = lines[i]!.toLowerCase();
+    const parent = lower.indexOf('parentprocessid');
+    if (parent < 0) continue;
+    const own = lower.replace('parentprocessid', ' '.repeat('parentprocessid'.length)).indexOf('processid');
+    if (own < 0) continue;
+    headerAt = i;
+    parentFirst = parent < own;
+  }
   if (headerAt < 0) return null;
-  const columns = lines[headerAt]!.split(/\s+/).map((c) => c.toLowerCase());
-  const ppidAt = columns.indexOf('parentprocessid');
-  const pidAt = columns.indexOf('processid');
   const rows: ProcessRow[] = [];
   for (const line of lines.slice(headerAt + 1)) {
     const cells = line.split(/\s+/);
-    if (cells.length !== columns.length) continue;
-    const pid = Number(cells[pidAt]);
-    const ppid = Number(cells[ppidAt]);
-    if (Number.isInteger(pid) && Number.isInteger(ppid) && pid > 0) rows.push({ pid, ppid });
+    if (cells.length !== 2 || !cells.every((c) => /^\d+$/.test(c))) continue;
+    const [a, b] = cells.map(Number) as [number, number];
+    const row = parentFirst ? { pid: b, ppid: a } : { pid: a, ppid: b };
+    if (row.pid > 0) rows.push(row);
   }
   return rows;
 }

@@ -30,6 +30,8 @@ describe('the process table', () => {
       { pid: 4, ppid: 0 }, { pid: 56, ppid: 40 }, { pid: 300, ppid: 56 }, { pid: 310, ppid: 300 }, { pid: 320, ppid: 310 }, { pid: 330, ppid: 300 }, { pid: 400, ppid: 56 },
     ]);
     expect(parseProcessTable('ProcessId ParentProcessId\n7 3\nnoise here\n9 7\n')).toEqual([{ pid: 7, ppid: 3 }, { pid: 9, ppid: 7 }]);
+    // wmic under Wine, stdout a pipe: the two names with no space between them
+    expect(parseProcessTable('ParentProcessIDProcessID\r\n40   56   \r\n56   84   \r\n')).toEqual([{ pid: 56, ppid: 40 }, { pid: 84, ppid: 56 }]);
     expect(parseProcessTable('ERROR: Description = Invalid query\n')).toBeNull();
     expect(parseProcessTable('ParentProcessId\n1\n')).toBeNull();
   });
