@@ -4,6 +4,7 @@
  * records.
  */
 import type { LogRecord } from '../log/record.js';
+import { processAlive } from '../platform/process-alive.js';
 import { isProblem } from '../view/filters.js';
 import type { SessionCard } from './live-row.js';
 
@@ -48,6 +49,7 @@ export class SessionCards {
     if (r.kind !== 'event') return;
     if (r.event === 'start') {
       if (typeof r['name'] === 'string') c.server = r['name'];
+      if (typeof r['pid'] === 'number') c.pid = r['pid'];
       c.start = r.time;
     } else if (r.event === 'exit') {
       c.exitCode = typeof r['code'] === 'number' ? r['code'] : null;
@@ -56,6 +58,16 @@ export class SessionCards {
       if (c.exitCode === undefined && typeof r['exitCode'] === 'number') c.exitCode = r['exitCode'];
       if (c.exitSignal === undefined && typeof r['exitSignal'] === 'string') c.exitSignal = r['exitSignal'];
       c.state = typeof c.exitSignal === 'string' || r['forced'] === true ? 'died' : 'exited';
+    }
+  }
+
+  /** Running sessions whose mcp-tap is gone (killed: no end record will come) become `died`, `killed`. */
+  reap(alive: (pid: number) => boolean = processAlive): void {
+    for (const c of this.newest.values()) {
+      if (c.state !== 'running' || c.pid === undefined || alive(c.pid)) continue;
+      c.state = 'died';
+      c.killed = true;
+      this.changed.add(c);
     }
   }
 
