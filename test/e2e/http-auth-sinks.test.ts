@@ -127,7 +127,7 @@ beforeAll(async () => {
   await receiver.start();
   upstream = await startUpstream({ mode: 'streamable', token: ACCESS, oauth: { publicOrigin: () => tapOrigin, code: CODE, clientSecret: CLIENT_SECRET, refreshToken: REFRESH } });
   tap = runTap(
-    ['http', upstream.url, '--port', '0', '--log', log, '--otlp', receiver.httpUrl.toString(), '--ship', 'pino-roll', '--ship-options', JSON.stringify({ file: join(shipDir, 'records'), mkdir: true })],
+    ['http', upstream.url, '--port', '0', '--log', log, '--otlp', receiver.httpUrl.toString(), '--ship', 'pino/file', '--ship-options', JSON.stringify({ destination: join(shipDir, 'records.log'), mkdir: true })],
     { env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'auth-e2e' } },
   );
   await tap.waitStderr(/listening on (\S+)/);
