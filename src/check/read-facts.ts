@@ -4,6 +4,7 @@
  */
 import { readRecords, TORN_LAST_LINE } from '../log/read-log.js';
 import { resolveSession } from '../log/read-session.js';
+import type { LogRecord } from '../log/record.js';
 import { gatherNeedsBody, SessionGatherer, type GatherBound, type SessionFacts } from './gather.js';
 
 /** Which session to read. */
@@ -18,6 +19,8 @@ export interface FactsChoice {
   onProgress?: (bytes: number, records: number) => void;
   /** Keep a bounded list of requests (check); without it every request is kept (baseline's latencies). */
   bound?: GatherBound;
+  /** Each record of the session passes through this before it becomes a fact (`mcp-tap mcp` redacts here). */
+  transform?: (record: LogRecord) => LogRecord;
 }
 
 /** The id of the last session started by the mcp-tap process `pid`, or undefined. */
@@ -43,7 +46,7 @@ export async function readFacts(path: string, choice: FactsChoice = {}): Promise
   let firstWhy = '';
   for await (const item of readRecords(path, { needsBody: gatherNeedsBody, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
     if ('record' in item) {
-      if (item.record.session === id) g.add(item);
+      if (item.record.session === id) g.add(choice.transform ? { record: choice.transform(item.record), line: item.line } : item);
       continue;
     }
     if (item.warning === TORN_LAST_LINE) continue;
