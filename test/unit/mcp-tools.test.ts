@@ -4,7 +4,7 @@
  * its schema (the client checks), each tool shows what the CLI command it adapts shows, and no planted
  * secret survives in any answer, nor can a search for one tell it is there.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANTED_SECRETS, plantedRedactOptions, SECRETS_LOG, survivingSecrets } from '../fixtures/planted-secrets.js';
@@ -134,8 +134,16 @@ describe('mcp-tap mcp: tools', () => {
 });
 
 describe('mcp-tap mcp: secrets', () => {
+  beforeAll(() => {
+    // the same server later, its tool's secret default changed, and a description: diff compares redacted definitions
+    const v2 = readFileSync(SECRETS_LOG, 'utf8').replaceAll('"fixture-secrets"', '"fixture-secrets-2"').replace('PLANTEDschemaDefault"', 'PLANTEDschemaDefaultTwo"').replace('"Fetch a URL"', '"Fetch a URL, v2"');
+    writeFileSync(join(box.dir, 'secret-server-2.jsonrpc.log'), v2);
+  });
+
   it('no planted secret appears in any answer of any tool or resource', async () => {
     const s = 'fixture-secrets';
+    const changed = ok<{ differences: Array<{ area: string; name: string }> }>(await m.call('diff_sessions', { a: s, b: 'fixture-secrets-2' }));
+    expect(changed.differences.map((d) => [d.area, d.name])).toEqual([['tools', 'fetch']]);
     await m.call('list_sessions');
     await m.call('get_session', { session: s });
     await m.call('session_stats', { session: s });
