@@ -6,7 +6,7 @@
 //   BENCH_ROUNDS=n (default 5), BENCH_N=n round trips per round and configuration (default 1000)
 import { spawn } from 'node:child_process';
 import { request, Agent } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,20 +73,35 @@ const pct = (xs, p) => {
 };
 const median = (xs) => pct(xs, 50);
 
+/** CPU time (user + sys, ms) a process has used so far; Linux only (null elsewhere). */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
 const rt = { direct: [], bare: [], tap: [] };
 const ttfb = { direct: [], bare: [], tap: [] };
 let id = 0;
 for (const which of CONFIGS) for (let i = 0; i < 200; i++) await exchange(which, ++id, i % 2 === 0); // warm-up
+const cpuStart = { bare: cpuMs(bare.pid), tap: cpuMs(tap.pid) };
+let measured = 0;
 for (let round = 0; round < ROUNDS; round++) {
   for (const which of round % 2 === 0 ? CONFIGS : [...CONFIGS].reverse()) {
     const r = [];
     const f = [];
     for (let i = 0; i < N; i++) r.push((await exchange(which, ++id, false)).total);
     for (let i = 0; i < N / 4; i++) f.push((await exchange(which, ++id, true)).first);
+    if (which === 'tap') measured += N + N / 4;
     rt[which].push({ p50: median(r), p90: pct(r, 90) });
     ttfb[which].push(median(f));
   }
 }
+const cpuEnd = { bare: cpuMs(bare.pid), tap: cpuMs(tap.pid) };
 tap.kill('SIGTERM');
 upstream.kill('SIGTERM');
 bare.kill('SIGTERM');
@@ -103,4 +118,8 @@ console.log('| configuration | round trip p50 ms | p90 ms | SSE first byte p50 m
 console.log('|---|---|---|---|');
 for (const w of CONFIGS) console.log(`| ${w} | ${fmt(rtP50(w))} | ${fmt(rtP90(w))} | ${fmt(median(ttfb[w]))} |`);
 console.log(`a bare Node relay adds: round trip p50 ${fmt(rtP50('bare') - rtP50('direct'))} ms, SSE first byte ${fmt(median(ttfb.bare) - median(ttfb.direct))} ms`);
+if (cpuStart.tap !== null && cpuEnd.tap !== null) {
+  const per = (w) => ((cpuEnd[w] - cpuStart[w]) * 1000) / measured;
+  console.log(`CPU (user+sys) per exchange: bare relay ${per('bare').toFixed(0)} µs, mcp-tap ${per('tap').toFixed(0)} µs (analysis, exchange record and log included)`);
+}
 console.log(`added by the tap: round trip p50 ${fmt(added)} ms (target ≤ 1 ms: ${added <= 1 ? 'met' : 'MISSED'}), SSE first byte ${fmt(addedFirst)} ms (target ≤ 1 ms: ${addedFirst <= 1 ? 'met' : 'MISSED'})`);

@@ -52,8 +52,9 @@ export async function buildAll({ root = ROOT, outdir = OUT, quiet = false } = {}
     mainFields: ['module', 'main'],
     chunkNames: '[name]-[hash]',
     // pino runs transports in worker threads that load files from its package by path: it stays in
-    // node_modules (imported lazily, for --debug and --ship only, so the proxy's start does not pay)
-    external: ['pino', 'pino-*', 'thread-stream'],
+    // node_modules (imported lazily, for --debug and --ship only, so the proxy's start does not pay);
+    // gpt-tokenizer's 2.4 MB of o200k ranks stay there too, imported only by readers that show tokens
+    external: ['pino', 'pino-*', 'thread-stream', 'gpt-tokenizer', 'gpt-tokenizer/*'],
     sourcemap: true,
     banner: { js: REQUIRE_SHIM },
     metafile: true,

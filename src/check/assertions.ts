@@ -19,6 +19,10 @@ export interface Assertions {
   maxMs: MaxMs[];
   expectTools: string[];
   forbidTools: string[];
+  /** --max-context-tokens: the tool definitions and instructions, in tokens. */
+  maxContextTokens?: number;
+  /** --max-result-tokens: any one tool result, in tokens. */
+  maxResultTokens?: number;
 }
 
 /** No assertion flags given. */
@@ -35,6 +39,13 @@ export function parseMaxMs(values: readonly string[] | undefined): MaxMs[] {
     }
     return { key, ms: Number(ms) };
   });
+}
+
+/** A token budget flag's value: a whole number ≥ 1. */
+export function parseTokens(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`${flag} takes a number of tokens (a whole number ≥ 1), got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 /** Tool names as given; empty names are a usage error. */
@@ -114,7 +125,51 @@ export function evaluateAssertions(
     });
     outcomes.push({ flag: `--forbid-tool ${name}`, passed: failures === 0, failures });
   }
+  budgets(facts, a, problems, outcomes, fallback);
   return { problems, outcomes };
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/** --max-context-tokens and --max-result-tokens, judged on the context cost gathered with the facts. */
+function budgets(facts: SessionFacts, a: Assertions, problems: Problem[], outcomes: AssertionOutcome[], fallback: Partial<Located>): void {
+  const ctx = facts.context;
+  if (a.maxContextTokens !== undefined) {
+    const limit = a.maxContextTokens;
+    const flag = `--max-context-tokens ${limit}`;
+    const total = ctx?.beforeFirstMessage ?? 0;
+    const ok = total <= limit;
+    if (!ok && ctx) {
+      const top = [...(ctx.tools?.items ?? [])].sort((x, y) => y.tokens - x.tokens).slice(0, 3).map((t) => `${JSON.stringify(t.name)} ${n(t.tokens)}`);
+      if (ctx.instructions) top.push(`instructions ${n(ctx.instructions.tokens)}`);
+      problems.push({
+        ruleId: 'max-context-tokens-exceeded',
+        category: 'assertions',
+        assertion: outcomes.length,
+        message: `the tool definitions${ctx.instructions ? ' and instructions' : ''} cost ${n(total)} tokens (${ctx.tokenizer}), over the ${n(limit)} limit (${flag}); most: ${top.join(', ')}`,
+        ...(lastListing(facts) ?? fallback),
+      });
+    }
+    outcomes.push({ flag, passed: ok, failures: ok ? 0 : 1, matched: ctx?.tools ? 1 : 0 });
+  }
+  if (a.maxResultTokens !== undefined) {
+    const limit = a.maxResultTokens;
+    const flag = `--max-result-tokens ${limit}`;
+    const over = ctx?.overLimit;
+    for (const r of over?.first ?? []) {
+      const line = facts.lines?.get(r.seq);
+      problems.push({
+        ruleId: 'max-result-tokens-exceeded',
+        category: 'assertions',
+        assertion: outcomes.length,
+        message: `the result of tool ${JSON.stringify(r.tool)} (seq ${r.seq}) costs ${r.estimated ? 'about ' : ''}${n(r.tokens)} tokens (${ctx!.tokenizer}), over the ${n(limit)} limit (${flag})`,
+        seq: r.seq,
+        ...(line !== undefined ? { line } : {}),
+      });
+    }
+    const count = over?.count ?? 0;
+    outcomes.push({ flag, passed: count === 0, failures: count, matched: ctx?.results.count ?? 0 });
+  }
 }
 
 /** The answer record of the latest tools/list, where tool-level results are located. */

@@ -5,8 +5,11 @@
  * turned into one on the fly). The JSON shape is a contract (docs/check.md); keys are sorted so a
  * baseline committed to a repository diffs cleanly.
  */
+import { toolText } from '../lens/context/model-text.js';
+import type { Tokenizer } from '../lens/context/tokenizer.js';
 import { percentile } from '../transcript/stats.js';
 import { VERSION } from '../version.js';
+import { FINDING_CATEGORIES } from './rules.js';
 import { evaluate } from './evaluate.js';
 import type { ListedItem, SessionFacts } from './gather.js';
 
@@ -38,6 +41,14 @@ export interface Baseline {
   latency: { methods: Record<string, LatencyStat>; tools: Record<string, LatencyStat> };
   /** Finding codes (the log's notes and check's session findings) and how often each occurred. */
   findings: Record<string, number>;
+  /** Tokens of each tool definition as the host sends it, and their sum (when saved with a tokenizer). */
+  tokens?: { tokenizer: string; tools: Record<string, number>; total: number };
+}
+
+/** Tokens of each tool definition of a listing, by name (sorted), and their sum. */
+export function toolTokens(tools: Record<string, Record<string, unknown>>, tokenizer: Tokenizer): NonNullable<Baseline['tokens']> {
+  const per = byKey(Object.entries(tools).map(([name, def]) => [name, tokenizer.count(toolText(def))]));
+  return { tokenizer: tokenizer.name, tools: per, total: Object.values(per).reduce((a, b) => a + b, 0) };
 }
 
 const byKey = <T>(entries: Array<[string, T]>): Record<string, T> =>
@@ -56,8 +67,8 @@ function medians(groups: Map<string, number[]>): Record<string, LatencyStat> {
   );
 }
 
-/** The baseline of one session's facts. */
-export function buildBaseline(facts: SessionFacts): Baseline {
+/** The baseline of one session's facts; with a tokenizer, the tokens of each tool definition too. */
+export function buildBaseline(facts: SessionFacts, tokenizer?: Tokenizer): Baseline {
   const startTime = facts.startTime;
   const methods = new Map<string, number[]>();
   const tools = new Map<string, number[]>();
@@ -73,9 +84,10 @@ export function buildBaseline(facts: SessionFacts): Baseline {
   }
   const findings = new Map<string, number>();
   for (const p of evaluate(facts).problems) {
-    if (p.category === 'findings') findings.set(p.ruleId, (findings.get(p.ruleId) ?? 0) + 1);
+    if (FINDING_CATEGORIES.includes(p.category)) findings.set(p.ruleId, (findings.get(p.ruleId) ?? 0) + 1);
   }
   const info = facts.serverInfo;
+  const listed = definitions(facts.tools);
   return {
     mcpTapBaseline: BASELINE_VERSION,
     createdBy: `mcp-tap ${VERSION}`,
@@ -92,11 +104,12 @@ export function buildBaseline(facts: SessionFacts): Baseline {
       : null,
     protocolVersion: facts.protocolVersion ?? null,
     capabilities: facts.capabilities ?? null,
-    tools: definitions(facts.tools),
+    tools: listed,
     resources: definitions(facts.resources),
     resourceTemplates: definitions(facts.resourceTemplates),
     prompts: definitions(facts.prompts),
     latency: { methods: medians(methods), tools: medians(tools) },
     findings: byKey([...findings]),
+    ...(listed !== null && tokenizer ? { tokens: toolTokens(listed, tokenizer) } : {}),
   };
 }

@@ -1,6 +1,6 @@
 /** `mcp-tap check` command-line values → typed options; every mistake is a one-line UsageError (exit 2). */
 import { UsageError } from '../errors.js';
-import { parseMaxMs, parseToolNames, type Assertions } from './assertions.js';
+import { parseMaxMs, parseTokens, parseToolNames, type Assertions } from './assertions.js';
 import { parseFailOn, type FailOn } from './fail-on.js';
 import type { ToolCall } from './run-session.js';
 
@@ -21,6 +21,8 @@ export interface CheckCliOptions {
   maxMs?: string[];
   expectTool?: string[];
   forbidTool?: string[];
+  maxContextTokens?: string;
+  maxResultTokens?: string;
   run?: boolean;
   call?: string[];
   timeout?: string;
@@ -58,6 +60,12 @@ export function parseCall(value: string): ToolCall {
   return { tool, arguments: args as Record<string, unknown> };
 }
 
+function tokenBudgets(o: CheckCliOptions): Pick<Assertions, 'maxContextTokens' | 'maxResultTokens'> {
+  const context = parseTokens('--max-context-tokens', o.maxContextTokens);
+  const result = parseTokens('--max-result-tokens', o.maxResultTokens);
+  return { ...(context !== undefined ? { maxContextTokens: context } : {}), ...(result !== undefined ? { maxResultTokens: result } : {}) };
+}
+
 /** Checks the flag combinations and parses every value. */
 export function planCheck(operands: readonly string[], o: CheckCliOptions): CheckPlan {
   const format = o.format.toLowerCase();
@@ -69,6 +77,7 @@ export function planCheck(operands: readonly string[], o: CheckCliOptions): Chec
       maxMs: parseMaxMs(o.maxMs),
       expectTools: parseToolNames('--expect-tool', o.expectTool),
       forbidTools: parseToolNames('--forbid-tool', o.forbidTool),
+      ...tokenBudgets(o),
     },
     session: o.session ?? 'last',
   };

@@ -3,6 +3,9 @@
  * prompts added, removed or changed (with JSON Pointer paths), capabilities and protocol version,
  * latency regressions (median ≥ ratio × and ≥ minMs slower), and finding codes new in B. Pure.
  */
+import type { Tokenizer } from '../lens/context/tokenizer.js';
+import { toolText } from '../lens/context/model-text.js';
+import { compareTools } from '../lens/security/rug-pull.js';
 import type { Baseline, LatencyStat } from './baseline.js';
 import { diffJson, type Change } from './json-diff.js';
 
@@ -11,7 +14,7 @@ export const DEFAULT_RATIO = 1.5;
 export const DEFAULT_MIN_MS = 50;
 
 /** What part of the baseline a difference is about. */
-export type Area = 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'capabilities' | 'protocolVersion' | 'latency' | 'findings';
+export type Area = 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'capabilities' | 'protocolVersion' | 'latency' | 'findings' | 'context';
 
 /** One difference from A to B (the JSON output of `diff`). */
 export interface Difference {
@@ -29,12 +32,17 @@ export interface Difference {
   deltaMs?: number;
   /** Latency: `method` for a method, `tool` for one tool of tools/call. */
   scope?: 'method' | 'tool';
+  /** Tools (with a tokenizer): tokens of the definition in A and in B; `context`: of all of them. */
+  tokens?: { before?: number; after?: number };
+  /** Tools: how the change weakens safety (a rug pull against the baseline: readOnlyHint dropped, …). */
+  weakened?: string[];
 }
 
-/** `--ratio` and `--min-ms`. */
+/** `--ratio` and `--min-ms`; a tokenizer adds token figures to tool differences. */
 export interface DiffOptions {
   ratio?: number;
   minMs?: number;
+  tokenizer?: Tokenizer;
 }
 
 /** Everything `diff` found. */
@@ -52,20 +60,34 @@ const LISTS = [
   ['prompts', 'prompts/list'],
 ] as const;
 
-function compareDefinitions(area: Area, a: Record<string, Record<string, unknown>>, b: Record<string, Record<string, unknown>>): Difference[] {
+function compareDefinitions(area: Area, a: Record<string, Record<string, unknown>>, b: Record<string, Record<string, unknown>>, tokenizer?: Tokenizer): Difference[] {
   const out: Difference[] = [];
   const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  const count = (d: Record<string, unknown> | undefined) => (d !== undefined && tokenizer && area === 'tools' ? tokenizer.count(toolText(d)) : undefined);
   for (const name of names) {
     const x = a[name];
     const y = b[name];
-    if (x === undefined) out.push({ area, kind: 'added', name });
-    else if (y === undefined) out.push({ area, kind: 'removed', name });
+    const before = count(x);
+    const after = count(y);
+    const tokens = before !== undefined || after !== undefined ? { tokens: { ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) } } : {};
+    if (x === undefined) out.push({ area, kind: 'added', name, ...tokens });
+    else if (y === undefined) out.push({ area, kind: 'removed', name, ...tokens });
     else {
       const changes = diffJson(x, y);
-      if (changes.length > 0) out.push({ area, kind: 'changed', name, changes });
+      if (changes.length === 0) continue;
+      const weakened = area === 'tools' ? compareTools(x, y).weakened : [];
+      out.push({ area, kind: 'changed', name, changes, ...(before !== after ? tokens : {}), ...(weakened.length > 0 ? { weakened } : {}) });
     }
   }
   return out;
+}
+
+/** The tool definitions' total tokens in A and B, when they differ. */
+function compareContext(a: Record<string, Record<string, unknown>>, b: Record<string, Record<string, unknown>>, tokenizer: Tokenizer): Difference[] {
+  const total = (defs: Record<string, Record<string, unknown>>) => Object.values(defs).reduce((n, d) => n + tokenizer.count(toolText(d)), 0);
+  const before = total(a);
+  const after = total(b);
+  return before === after ? [] : [{ area: 'context', kind: 'changed', name: 'tool definitions', tokens: { before, after } }];
 }
 
 function compareLatency(scope: 'method' | 'tool', a: Record<string, LatencyStat>, b: Record<string, LatencyStat>, ratio: number, minMs: number): Difference[] {
@@ -105,7 +127,8 @@ export function diffBaselines(a: Baseline, b: Baseline, opts: DiffOptions = {}):
       if (x !== null || y !== null) notCompared.push(`${area}: ${x === null ? 'A' : 'B'} has no ${method} answer`);
       continue;
     }
-    differences.push(...compareDefinitions(area, x, y));
+    differences.push(...compareDefinitions(area, x, y, opts.tokenizer));
+    if (area === 'tools' && opts.tokenizer) differences.push(...compareContext(x, y, opts.tokenizer));
   }
 
   if (a.capabilities !== null && b.capabilities !== null) {

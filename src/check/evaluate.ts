@@ -192,6 +192,8 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
       tasks: requests.filter((r) => r.task !== undefined).length,
       tasksRunning: requests.filter((r) => r.status === 'task-running').length,
       findings: count('findings'),
+      security: count('security'),
+      specViolations: count('spec'),
       schemaProblems,
       assertionsFailed: count('assertions'),
       tools: facts.tools?.length ?? null,
@@ -210,6 +212,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     assertions: asserted.outcomes,
     toolNames: (facts.tools ?? []).map((t) => t.key),
     warnings,
+    ...(facts.context ? { context: facts.context } : {}),
   };
   return report;
 }

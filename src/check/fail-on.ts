@@ -3,15 +3,17 @@ import { UsageError } from '../errors.js';
 import type { Category } from './rules.js';
 
 /** The categories `--fail-on` can name, in display order. */
-export const FAIL_ON_VALUES = ['findings', 'errors', 'is-error', 'unanswered', 'assertions', 'schema'] as const;
+export const FAIL_ON_VALUES = ['findings', 'spec', 'errors', 'is-error', 'unanswered', 'assertions', 'schema', 'security'] as const;
 /** A category `--fail-on` can name. */
 export type FailOn = (typeof FAIL_ON_VALUES)[number];
 
 /**
- * The default: findings and unanswered requests (issue 10), plus assertions — they exist only when
- * --max-ms, --expect-tool or --forbid-tool was given, and an assertion that cannot fail would be a trap.
+ * The default: findings, messages that break the schema of their protocol version (an SDK-based host
+ * fails on them as on a finding) and unanswered requests (issue 10), plus assertions — they exist only
+ * when --max-ms, --expect-tool or --forbid-tool was given, and an assertion that cannot fail would be a
+ * trap — and security: a poisoned tool list must not pass a default check.
  */
-export const DEFAULT_FAIL_ON: readonly FailOn[] = ['findings', 'unanswered', 'assertions'];
+export const DEFAULT_FAIL_ON: readonly FailOn[] = ['findings', 'spec', 'unanswered', 'assertions', 'security'];
 
 /** Comma-separated lists (the flag may repeat) → categories; `all` and `none` too. Throws UsageError. */
 export function parseFailOn(values: readonly string[] | undefined): FailOn[] {

@@ -3,6 +3,7 @@
  * requests and their answers, notes, the latest tool/resource/prompt listings, the negotiated lifecycle
  * and how the server ended. Streaming: it keeps small facts per request, never the records themselves.
  */
+import type { ContextCost } from '../lens/context/context-cost.js';
 import type { RecordItem } from '../log/read-log.js';
 import type { JsonRpcId, LogRecord } from '../log/record.js';
 import { TaskCalls, taskFacts, type TaskFacts } from '../log/task-records.js';
@@ -101,6 +102,10 @@ export interface SessionFacts {
   durationMs?: number;
   /** Bounded gathering (GatherBound): the passing requests left out of `requests`. */
   omitted?: OmittedRequests;
+  /** What the session costs the model's context, when a token budget asked for it. */
+  context?: ContextCost;
+  /** seq → line of the tools/call answers over --max-result-tokens (where those results are located). */
+  lines?: Map<number, number>;
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * The I/O edge between a log file and the gatherer: picks the session (by id, 'last', or the mcp-tap
- * process that wrote it) and streams its records, with their line numbers, through read-log.ts.
+ * process that wrote it) and streams its records, with their line numbers, through read-log.ts, with
+ * the lenses' notes merged in.
  */
+import type { LensKind } from '../lens/lens.js';
+import { lensStage } from '../lens/lenses.js';
 import { readRecords, TORN_LAST_LINE } from '../log/read-log.js';
-import { resolveSession } from '../log/read-session.js';
+import { onlySession, resolveSession } from '../log/read-session.js';
 import type { LogRecord } from '../log/record.js';
 import { gatherNeedsBody, SessionGatherer, type GatherBound, type SessionFacts } from './gather.js';
 
@@ -19,7 +22,11 @@ export interface FactsChoice {
   onProgress?: (bytes: number, records: number) => void;
   /** Keep a bounded list of requests (check); without it every request is kept (baseline's latencies). */
   bound?: GatherBound;
-  /** Each record of the session passes through this before it becomes a fact (`mcp-tap mcp` redacts here). */
+  /** The lenses whose notes become facts beside the log's own (default: every lens, src/lens/lenses.ts). */
+  lenses?: readonly LensKind[];
+  /** Told every record of the session after the lenses, with the bodies it asks for (the context-cost fold). */
+  fold?: { needsBody: (head: LogRecord) => boolean; add: (record: LogRecord, line: number) => void };
+  /** Each record of the session passes through this after the lenses, before the fold and the facts (`mcp-tap mcp` redacts here). */
   transform?: (record: LogRecord) => LogRecord;
 }
 
@@ -42,11 +49,18 @@ export async function readFacts(path: string, choice: FactsChoice = {}): Promise
     id = s!.id;
   }
   const g = new SessionGatherer(path, id, choice.bound);
+  const fold = choice.fold;
+  const needsBody = fold ? (head: LogRecord) => gatherNeedsBody(head) || (head.session === id && fold.needsBody(head)) : gatherNeedsBody;
   let skipped = 0;
   let firstWhy = '';
-  for await (const item of readRecords(path, { needsBody: gatherNeedsBody, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
+  const stage = onlySession(lensStage(choice.lenses), id);
+  for await (const item of readRecords(path, { needsBody, stage, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
     if ('record' in item) {
-      if (item.record.session === id) g.add(choice.transform ? { record: choice.transform(item.record), line: item.line } : item);
+      if (item.record.session === id) {
+        const it = choice.transform ? { record: choice.transform(item.record), line: item.line } : item;
+        fold?.add(it.record, it.line);
+        g.add(it);
+      }
       continue;
     }
     if (item.warning === TORN_LAST_LINE) continue;

@@ -19,7 +19,19 @@ const TITLES: Record<Area, string> = {
   protocolVersion: 'protocol version',
   latency: 'latency',
   findings: 'finding codes new in B',
+  context: 'context cost (tokens of the tool definitions as hosts send them)',
 };
+
+const signed = (n: number): string => (n > 0 ? `+${n.toLocaleString('en-US')}` : n.toLocaleString('en-US'));
+
+/** ` (120 tokens)`, ` (tokens 120 → 340, +220)`. */
+function tokenText(d: Difference): string {
+  const t = d.tokens;
+  if (!t) return '';
+  if (t.before !== undefined && t.after !== undefined) return ` (tokens ${t.before.toLocaleString('en-US')} → ${t.after.toLocaleString('en-US')}, ${signed(t.after - t.before)})`;
+  const n = t.after ?? t.before;
+  return n !== undefined ? ` (${n.toLocaleString('en-US')} tokens)` : '';
+}
 
 /** A JSON value in one short line. */
 export function showValue(v: unknown, max = 80): string {
@@ -38,9 +50,9 @@ function line(d: Difference): string[] {
   const name = escapeControl(d.name ?? '');
   switch (d.kind) {
     case 'added':
-      return [`  + ${name}`];
+      return [`  + ${name}${tokenText(d)}`];
     case 'removed':
-      return [`  - ${name}`];
+      return [`  - ${name}${tokenText(d)}`];
     case 'new':
       return [`  + ${name}${typeof d.after === 'number' ? ` (${d.after}×)` : ''}`];
     case 'slower': {
@@ -50,7 +62,9 @@ function line(d: Difference): string[] {
     }
     case 'changed': {
       if (d.area === 'protocolVersion') return [`  ~ ${showValue(d.before)} → ${showValue(d.after)}`];
-      const head = d.name !== undefined ? [`  ~ ${name}`] : [];
+      if (d.area === 'context') return [`  ~ ${name}${tokenText(d)}`];
+      const head = d.name !== undefined ? [`  ~ ${name}${tokenText(d)}`] : [];
+      for (const w of d.weakened ?? []) head.push(`      ! safety weakened: ${escapeControl(w)}`);
       const indent = d.name !== undefined ? '      ' : '  ~ ';
       return [...head, ...(d.changes ?? []).map((c) => `${indent}${escapeControl(c.path || '/')}: ${showValue(c.before)} → ${showValue(c.after)}`)];
     }

@@ -4,7 +4,8 @@
  * code (failed when it occurred), one per listed tool (failed on schema problems), one per assertion.
  */
 import type { CheckReport, Problem, RequestOutcome } from './report.js';
-import { allRules } from './rules.js';
+import { securityRule } from '../lens/security/rules.js';
+import { allRules, FINDING_CATEGORIES, type Category } from './rules.js';
 import { xmlAttr, xmlEscape } from './xml.js';
 
 interface Case {
@@ -75,9 +76,10 @@ export function renderJunit(report: CheckReport): string {
   });
 
   // every finding code this version knows (passing when absent), then codes only a newer log has
-  const findingCodes = allRules().filter((r) => r.category === 'findings' || r.category === 'info');
+  const isFinding = (c: Category) => FINDING_CATEGORIES.includes(c) || c === 'info';
+  const findingCodes = allRules().filter((r) => isFinding(r.category));
   const codes = new Map(findingCodes.map((r) => [r.id, r.category]));
-  for (const p of report.problems) if ((p.category === 'findings' || p.category === 'info') && !codes.has(p.ruleId)) codes.set(p.ruleId, p.category);
+  for (const p of report.problems) if (isFinding(p.category) && !codes.has(p.ruleId)) codes.set(p.ruleId, p.category);
   const findings: Case[] = [...codes].map(([code, category]) => {
     const hits = report.problems.filter((p) => p.ruleId === code);
     if (category === 'info') {
@@ -85,6 +87,11 @@ export function renderJunit(report: CheckReport): string {
     }
     return { classname: 'mcp-tap.findings', name: code, failures: hits };
   });
+
+  // one testcase per security rule of a session (audit's rules belong to `mcp-tap audit`)
+  const securityCodes = new Set(allRules().filter((r) => r.category === 'security' && securityRule(r.id)?.scope === 'session').map((r) => r.id));
+  for (const p of report.problems) if (p.category === 'security') securityCodes.add(p.ruleId);
+  const security: Case[] = [...securityCodes].map((code) => ({ classname: 'mcp-tap.security', name: code, failures: report.problems.filter((p) => p.ruleId === code) }));
 
   const schemas: Case[] = report.toolNames.map((tool) => ({
     classname: 'mcp-tap.schemas',
@@ -101,10 +108,11 @@ export function renderJunit(report: CheckReport): string {
   const suites = [
     renderSuite('mcp-tap.requests', requests, report.omittedRequests > 0 ? omittedNote(report.omittedRequests) : undefined),
     renderSuite('mcp-tap.findings', findings),
+    renderSuite('mcp-tap.security', security),
     renderSuite('mcp-tap.schemas', schemas),
     renderSuite('mcp-tap.assertions', assertions),
   ];
-  const all = [...requests, ...findings, ...schemas, ...assertions];
+  const all = [...requests, ...findings, ...security, ...schemas, ...assertions];
   const failures = all.filter((c) => c.failures.length > 0).length;
   const time = requests.reduce((t, c) => t + (c.time ?? 0), 0);
   return [

@@ -40,7 +40,11 @@ function ruleDescriptor(report: CheckReport, r: RuleInfo): Record<string, unknow
     help: { text: `${r.help}${link}`, markdown: `${r.help}${r.helpUri ? `\n\nSee [the specification](${r.helpUri}).` : ''}` },
     ...(r.helpUri ? { helpUri: r.helpUri } : {}),
     defaultConfiguration: { level: levelOf(report, r.category) },
-    properties: { category: r.category, tags: ['mcp', r.category] },
+    // code scanning ranks security alerts by properties.security-severity and files them under the "security" tag
+    properties:
+      r.securitySeverity !== undefined
+        ? { category: r.category, tags: ['security', 'mcp'], 'security-severity': r.securitySeverity.toFixed(1) }
+        : { category: r.category, tags: ['mcp', r.category] },
   };
 }
 

@@ -44,7 +44,12 @@ export function renderText(report: CheckReport): string {
     `  requests  ${s.requests}: ${s.answered} answered, ${plural(s.errors, 'error')}, ${s.isError} isError, ${s.unanswered} unanswered` +
       `${s.cancelled > 0 ? `, ${s.cancelled} cancelled` : ''}${s.tasks > 0 ? `, ${plural(s.tasks, 'task')} (${s.tasksRunning} still running)` : ''}${s.durationMs !== null ? ` · ${formatMs(s.durationMs)} in all` : ''}`,
   );
-  out.push(`  checks    ${plural(s.findings, 'finding')}, ${plural(s.schemaProblems, 'schema problem')}, ${plural(s.assertionsFailed, 'failed assertion')}`);
+  out.push(`  checks    ${plural(s.findings, 'finding')}, ${plural(s.specViolations, 'spec violation')}, ${plural(s.security, 'security finding')}, ${plural(s.schemaProblems, 'schema problem')}, ${plural(s.assertionsFailed, 'failed assertion')}`);
+  const ctx = report.context;
+  if (ctx) {
+    const est = ctx.tools?.total.estimated || ctx.instructions?.estimated ? ' (estimated)' : '';
+    out.push(`  context   ${ctx.beforeFirstMessage.toLocaleString('en-US')} tokens before the first message${est} (${ctx.tokenizer}) · ${plural(ctx.results.count, 'tool result')}, ${ctx.results.tokens.toLocaleString('en-US')} tokens`);
+  }
 
   if (report.problems.length > 0) {
     out.push('', 'results (✗ fails the check, ! reported only, · informational):');

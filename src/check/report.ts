@@ -2,6 +2,7 @@
  * The result of `mcp-tap check`: what `--format json` prints and what the text, SARIF and JUnit
  * renderers lay out. Field names are part of the JSON output's contract (docs/check.md).
  */
+import type { ContextCost } from '../lens/context/context-cost.js';
 import type { JsonRpcId } from '../log/record.js';
 import type { FailOn } from './fail-on.js';
 import type { Category } from './rules.js';
@@ -76,6 +77,10 @@ export interface CheckSummary {
   /** Tasks still running when the session ended (not answered, not an error). */
   tasksRunning: number;
   findings: number;
+  /** Results of the security category (the security lens). */
+  security: number;
+  /** Messages that break the schema of their protocol revision (`schema-violation`). */
+  specViolations: number;
   schemaProblems: number;
   assertionsFailed: number;
   /** From the listings in the session; null when it has none. */
@@ -120,4 +125,6 @@ export interface CheckReport {
   toolNames: string[];
   /** Things the reader should know that are not results (a skipped validation, a live log). */
   warnings: string[];
+  /** What the session costs the model's context (tokens), when a token budget was given. */
+  context?: ContextCost;
 }

@@ -3,13 +3,18 @@
  * check's own (unanswered requests, crashes, schema problems, assertions). Rule ids are a public
  * contract — SARIF rule ids, JUnit test names, `--format json` — listed in docs/check.md.
  */
+import { LENS_NOTE_CODES } from '../lens/lenses.js';
+import { SECURITY_RULES, securityRule, type SecurityRule } from '../lens/security/rules.js';
 import { NOTE_CODES } from '../session/findings.js';
 
 /**
  * What a rule is about; `--fail-on` names categories. `info` is never a failure: it marks notes about
  * the log itself (a shortened copy, an mcp-tap bug), not about the peers.
  */
-export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'info';
+export type Category = 'findings' | 'errors' | 'is-error' | 'unanswered' | 'assertions' | 'schema' | 'spec' | 'security' | 'info';
+
+/** Categories whose rule ids a baseline counts as findings (and `diff` reports when new). */
+export const FINDING_CATEGORIES: readonly Category[] = ['findings', 'spec'];
 
 /** A rule: its stable id, category, and what to tell the reader. */
 export interface RuleInfo {
@@ -21,6 +26,8 @@ export interface RuleInfo {
   help: string;
   /** The spec section (or JSON-RPC spec) the rule rests on, when there is one. */
   helpUri?: string;
+  /** Security rules: CVSS-like 0–10 score (SARIF `properties.security-severity`). */
+  securitySeverity?: number;
 }
 
 const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25';
@@ -33,7 +40,14 @@ const SCHEMA_REF = `${SPEC}/schema`;
 const TOOLS = `${SPEC}/server/tools`;
 const JSONRPC = 'https://www.jsonrpc.org/specification';
 
-/** Help and category for the log's note codes; summaries come from NOTE_CODES. A test keeps the two lists in step. */
+const SECURITY_HELP = 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations';
+
+/** A security rule's help, spec link and category. */
+function securityHelp(r: SecurityRule): { help: string; helpUri: string; category: Category } {
+  return { help: r.help, helpUri: SECURITY_HELP, category: 'security' };
+}
+
+/** Help and category for the note codes (the log's and the lenses'); summaries come from NOTE_CODES and LENS_NOTE_CODES. A test keeps the lists in step. */
 export const NOTE_HELP: Record<string, { help: string; helpUri?: string; category?: Category }> = {
   'stdout-not-json': {
     help: 'Write only JSON-RPC messages to stdout, one per line. Send logs, banners and debug output to stderr (console.error in Node, print(..., file=sys.stderr) in Python).',
@@ -96,6 +110,10 @@ export const NOTE_HELP: Record<string, { help: string; helpUri?: string; categor
     help: 'Since 2026-07-28 every request carries params._meta["io.modelcontextprotocol/protocolVersion"].',
     helpUri: 'https://modelcontextprotocol.io/specification/draft/basic',
   },
+  'header-mismatch': {
+    help: 'Over Streamable HTTP, 2026-07-28 clients mirror the body into MCP-Protocol-Version (= _meta protocolVersion), Mcp-Method (= method) and, for tools/call, resources/read and prompts/get, Mcp-Name (= params.name or params.uri, non-ASCII as =?base64?…?=); the server refuses a missing or different one with 400 and -32020.',
+    helpUri: 'https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#request-metadata',
+  },
   'batch-not-allowed': {
     help: 'Send one message per line. JSON-RPC batches were allowed only in 2025-03-26, and never for initialize.',
     helpUri: 'https://modelcontextprotocol.io/specification/2025-03-26/basic#batching',
@@ -109,6 +127,13 @@ export const NOTE_HELP: Record<string, { help: string; helpUri?: string; categor
     help: 'A bug in mcp-tap, not in the peers: please report it with the record (mcp-tap export).',
     category: 'info',
   },
+  'schema-violation': {
+    help: 'Send every member the schema of the negotiated protocol version requires, with its type (the message names each JSON Pointer, what is expected and what was found, and links the type in the schema reference). Hosts built on the official SDKs validate what they receive: a result that does not match makes the request fail, a notification is dropped.',
+    helpUri: SCHEMA_REF,
+    category: 'spec',
+  },
+  // the security lens' codes (src/lens/security/rules.ts): help and category from its rule table
+  ...Object.fromEntries(SECURITY_RULES.filter((r) => r.scope === 'session').map((r) => [r.id, securityHelp(r)])),
 };
 
 /** check's own rules: about the session as a whole, the tool definitions and the assertions. */
@@ -217,20 +242,34 @@ export const CHECK_RULES: readonly RuleInfo[] = [
     helpUri: `${TOOLS}#listing-tools`,
   },
   {
+    id: 'max-context-tokens-exceeded',
+    category: 'assertions',
+    summary: 'the tool definitions and instructions cost more tokens than --max-context-tokens',
+    help: 'Every host sends the definitions with every request, before the user types anything. Shorten descriptions and schemas of the tools named (the largest first), or split the server so users enable only what they need.',
+  },
+  {
+    id: 'max-result-tokens-exceeded',
+    category: 'assertions',
+    summary: 'a tool result cost more tokens than --max-result-tokens',
+    help: 'Large results fill the model\'s context and crowd out the conversation. Page or summarise the result, or return a resource link instead of the content.',
+  },
+  {
     id: 'forbidden-tool-present',
     category: 'assertions',
     summary: 'a tool named with --forbid-tool is offered or called',
     help: 'Remove the tool from the server, or from the calls made.',
     helpUri: `${TOOLS}#listing-tools`,
   },
+  // `mcp-tap audit`'s rules across servers (the security lens' table, scope audit)
+  ...SECURITY_RULES.filter((r) => r.scope === 'audit').map((r): RuleInfo => ({ id: r.id, summary: r.summary, ...securityHelp(r) })),
 ];
 
 const GENERIC_HELP = 'See docs/log-format.md for this finding code.';
 
-/** Every rule, note codes first (in the order findings.ts lists them), then check's own. */
+/** Every rule: the log's note codes (in the order findings.ts lists them), the lenses' codes, then check's own. */
 export function allRules(): RuleInfo[] {
   const out: RuleInfo[] = [];
-  for (const [id, summary] of Object.entries(NOTE_CODES)) {
+  for (const [id, summary] of [...Object.entries(NOTE_CODES), ...Object.entries(LENS_NOTE_CODES)]) {
     const h = NOTE_HELP[id];
     out.push({
       id,
@@ -241,8 +280,15 @@ export function allRules(): RuleInfo[] {
     });
   }
   out.push(...CHECK_RULES);
-  return out;
+  // code scanning ranks security alerts by their score (SARIF properties.security-severity)
+  return out.map((r) => {
+    const sec = securityRule(r.id);
+    return sec ? { ...r, securitySeverity: sec.score } : r;
+  });
 }
+
+/** The security category's rules (session and audit), for `audit`'s SARIF. */
+export const securityCheckRules = (): RuleInfo[] => allRules().filter((r) => r.category === 'security');
 
 let byId: Map<string, RuleInfo> | undefined;
 

@@ -6,6 +6,8 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { TapError } from '../errors.js';
+import { ContextCostBuilder, contextNeedsBody } from '../lens/context/context-cost.js';
+import { loadTokenizer } from '../lens/context/tokenizer.js';
 import { CLI_BIN } from '../package-paths.js';
 import { describeFsError } from '../log/fs-error.js';
 import { makeDirSync } from '../log/make-dir.js';
@@ -19,7 +21,7 @@ import { loadAjvValidator } from './ajv-validator.js';
 import type { CheckPlan } from './check-options.js';
 import { evaluate } from './evaluate.js';
 import { LISTED_REQUESTS, SessionGatherer, type SessionFacts } from './gather.js';
-import { readFacts } from './read-facts.js';
+import { readFacts, type FactsChoice } from './read-facts.js';
 import type { CheckReport } from './report.js';
 
 /** bin/mcp-tap.js of this package. */
@@ -36,17 +38,44 @@ async function ensureWritable(path: string): Promise<void> {
   }
 }
 
+/** The context-cost fold for the token budgets (the tokenizer is loaded only when a budget is given). */
+async function contextFold(plan: CheckPlan): Promise<{ fold: NonNullable<FactsChoice['fold']>; attach: (f: SessionFacts) => void } | undefined> {
+  const a = plan.assertions;
+  if (a.maxContextTokens === undefined && a.maxResultTokens === undefined) return undefined;
+  const tokenizer = await loadTokenizer();
+  let builder: ContextCostBuilder | undefined;
+  const lines = new Map<number, number>();
+  const fold: NonNullable<FactsChoice['fold']> = {
+    needsBody: contextNeedsBody,
+    add: (r, line) => {
+      builder ??= new ContextCostBuilder(r.session, tokenizer, a.maxResultTokens);
+      builder.add(r);
+      if (r.kind === 'response' && r.method === 'tools/call' && lines.size < 10_000) lines.set(r.seq, line);
+    },
+  };
+  return {
+    fold,
+    attach: (f) => {
+      f.context = (builder ?? new ContextCostBuilder(f.session, tokenizer, a.maxResultTokens)).finish();
+      const kept = new Set((f.context.overLimit?.first ?? []).map((r) => r.seq));
+      f.lines = new Map([...lines].filter(([seq]) => kept.has(seq)));
+    },
+  };
+}
+
 /** check on a log file already written; `transform` sees each record of the session first (mcp-tap mcp redacts there). */
 export async function checkLog(plan: CheckPlan, warn: (m: string) => void, transform?: (record: LogRecord) => LogRecord): Promise<CheckReport> {
   const path = plan.file ?? (await findLatestLog());
   const progress = progressFor(path);
+  const context = await contextFold(plan);
   let facts: SessionFacts;
   try {
     const bound = { listed: LISTED_REQUESTS, maxMs: plan.assertions.maxMs, forbidTools: plan.assertions.forbidTools };
-    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update, bound, ...(transform ? { transform } : {}) });
+    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update, bound, ...(context ? { fold: context.fold } : {}), ...(transform ? { transform } : {}) });
   } finally {
     progress.done();
   }
+  context?.attach(facts);
   return evaluate(facts, { failOn: plan.failOn, assertions: plan.assertions, validator: await loadAjvValidator() });
 }
 
@@ -92,12 +121,14 @@ export async function checkRun(plan: CheckPlan, opts: { cwd?: string; env?: Node
       ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
     });
     let facts: SessionFacts;
+    const context = await contextFold(plan);
     try {
-      facts = await readFacts(logPath, session.tapPid !== undefined ? { tapPid: session.tapPid } : {});
+      facts = await readFacts(logPath, { ...(session.tapPid !== undefined ? { tapPid: session.tapPid } : {}), ...(context ? { fold: context.fold } : {}) });
     } catch (err) {
       if (!(err instanceof LogNotUsable)) throw err;
       facts = new SessionGatherer(logPath, '').finish();
     }
+    context?.attach(facts);
     const tapFailure = session.stderr.filter((l) => l.trim() !== '').slice(-3).join(' / ');
     const report = evaluate(facts, {
       failOn: plan.failOn,

@@ -30,6 +30,7 @@ const LOADERS: Record<string, () => Promise<CommandModule>> = {
   mock: () => import('./commands/mock.js'),
   ui: () => import('./commands/ui.js'),
   http: () => import('./commands/http.js'),
+  audit: () => import('./commands/audit.js'),
   mcp: () => import('./commands/mcp.js'),
 };
 

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_BIN } from '../package-paths.js';
 import { defaultLogDir } from '../log/log-path.js';
+import { lensStage } from '../lens/lenses.js';
 import { readRecords } from '../log/read-log.js';
 import type { LogRecord } from '../log/record.js';
 import { colorLevel, makeChalk } from '../view/color.js';
@@ -45,7 +46,8 @@ async function readSessionOf(path: string, tapPid: number | null, waitMs = 3000)
   for (;;) {
     let session: string | null = null;
     const out: LogRecord[] = [];
-    for await (const item of readRecords(path)) {
+    // the demo's summary shows the lenses' findings too
+    for await (const item of readRecords(path, { stage: lensStage() })) {
       if (!('record' in item)) continue;
       const r = item.record;
       if (r.kind === 'event' && r.event === 'start' && (tapPid === null || r['pid'] === tapPid)) {

@@ -42,6 +42,9 @@ export function makeDecoder(
   let failed = false;
   let ended = false;
   let waitingEnd: (() => void) | null = null;
+  // writes whose callback zlib may never call once it has failed: released by the error, so the
+  // session's later steps are not held back for good
+  const waitingWrites = new Set<() => void>();
   z.on('data', onData);
   z.on('end', () => {
     ended = true;
@@ -52,12 +55,22 @@ export function makeDecoder(
     if (failed) return;
     failed = true;
     onError(err);
+    for (const done of [...waitingWrites]) done();
+    waitingWrites.clear();
     waitingEnd?.();
   });
   return {
     write: (chunk, done) => {
       if (failed) return done();
-      z.write(chunk, () => done());
+      let called = false;
+      const once = () => {
+        if (called) return;
+        called = true;
+        waitingWrites.delete(once);
+        done();
+      };
+      waitingWrites.add(once);
+      z.write(chunk, once);
     },
     end: (done) => {
       if (failed || ended) return done();

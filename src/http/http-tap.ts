@@ -10,6 +10,8 @@ import { Session } from '../session/session.js';
 import { BoundedMap } from '../session/bounded-map.js';
 import { writeOutput, preciseNow, type RecordSink } from '../proxy/observer.js';
 import type { EventName } from '../log/record.js';
+import type { RecordTap, TappedRecord } from '../log/record-tap.js';
+import type { RoutingHeaders } from '../protocol/routing-headers.js';
 
 /** The `http` member of a record: which exchange carried the message. */
 export interface HttpFacts {
@@ -22,6 +24,16 @@ export interface HttpFacts {
   /** The SSE event's id; on a resuming GET, the Last-Event-ID it sent. */
   eventId?: string;
   stream?: 'post' | 'get';
+  /** The exchange's number in the run: its `exchange` record and every message it carried share it. */
+  x?: number;
+  /** The request's W3C `traceparent` header (client messages), so spans join the caller's trace. */
+  traceparent?: string;
+}
+
+/** The sinks beside the log, shared by every session of the run; their losses are reported at most once a second. */
+export interface SharedTaps {
+  taps: readonly RecordTap[];
+  nextReport: number;
 }
 
 /** One session's identity, limits and the shared sink. */
@@ -32,7 +44,12 @@ export interface HttpTapOptions {
   warn: (message: string) => void;
   shortener?: ShortenerFactory;
   now?: () => number;
+  /** Sinks beside the log (OTLP, pino transports): every record of every session, in order. */
+  taps?: SharedTaps;
 }
+
+/** Losses of sinks beside the log become a sink-gap record at most this often (and at a session's end). */
+const TAP_REPORT_MS = 1000;
 
 /** SSE event ids remembered per session for linking a resumption to the event it resumes after. */
 const MAX_EVENT_IDS = 4096;
@@ -48,6 +65,7 @@ export class HttpTap {
   private readonly eventSeqs = new BoundedMap<string, number>(MAX_EVENT_IDS);
   private readonly steps: Array<(done: () => void) => void> = [];
   private running = false;
+  private notDecoded = 0;
 
   constructor(private readonly opts: HttpTapOptions) {
     this.now = opts.now ?? preciseNow;
@@ -117,12 +135,13 @@ export class HttpTap {
     );
   }
 
-  /** One whole message (or batch) from the host or the server. */
-  message(from: 'client' | 'server', line: Line, facts: HttpFacts, time = this.now()): void {
+  /** One whole message (or batch) from the host or the server; `routing`: a 2026-07-28 POST's routing headers, checked against the body. */
+  message(from: 'client' | 'server', line: Line, facts: HttpFacts, time = this.now(), routing?: RoutingHeaders): void {
     if (this.finished) return;
     this.facts = facts;
     try {
-      this.session.onLine(from, line, time);
+      if (routing !== undefined && from === 'client') this.session.onRoutedLine(line, time, routing);
+      else this.session.onLine(from, line, time);
     } catch (err) {
       this.fail(err);
     } finally {
@@ -158,10 +177,18 @@ export class HttpTap {
     this.reportLoss();
   }
 
+  /** An exchange is over: its `exchange` record; one whose body was (in part) not decoded is counted for the end record. */
+  exchangeDone(fields: Record<string, unknown>, notDecoded: boolean, time: number): void {
+    if (this.finished) return;
+    if (notDecoded) this.notDecoded++;
+    this.event('exchange', fields, time);
+  }
+
   /** The session's end record (pending requests, counts); later observations are ignored. */
   finish(fields: Record<string, unknown> = {}): void {
     if (this.finished) return;
-    this.reportLoss();
+    this.reportLoss(true);
+    if (this.notDecoded > 0) fields = { ...fields, notDecoded: this.notDecoded };
     try {
       this.session.finish(this.now(), fields);
     } catch (err) {
@@ -174,13 +201,38 @@ export class HttpTap {
     this.lastSeq = o.record.seq;
     if (this.facts !== undefined && o.record.kind !== 'event') o.record['http'] = this.facts;
     writeOutput(this.opts.sink, o);
+    const shared = this.opts.taps;
+    if (shared !== undefined && shared.taps.length > 0) {
+      // as the stdio observer does: the line the log sink encoded, valid only during the call
+      const tapped = o as TappedRecord;
+      tapped.line = this.opts.sink.lastLine?.();
+      for (const tap of shared.taps) {
+        try {
+          tap.record(tapped);
+        } catch (err) {
+          this.fail(err);
+        }
+      }
+      tapped.line = undefined;
+    }
   }
 
-  private reportLoss(): void {
+  private reportLoss(force = false): void {
     const loss = this.opts.sink.takeLoss();
     if (loss) {
       try {
         this.session.onEvent('gap', { lost: loss.lost, reason: loss.reason }, this.now());
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+    const shared = this.opts.taps;
+    if (shared === undefined || shared.taps.length === 0 || (!force && performance.now() < shared.nextReport)) return;
+    shared.nextReport = performance.now() + TAP_REPORT_MS;
+    for (const tap of shared.taps) {
+      try {
+        const lost = tap.takeLoss();
+        if (lost) this.session.onEvent('sink-gap', { sink: tap.name, lost: lost.lost, reason: lost.reason }, this.now());
       } catch (err) {
         this.fail(err);
       }

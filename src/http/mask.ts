@@ -1,25 +1,152 @@
 /**
- * Secrets in HTTP metadata, masked at capture (pure): the log never holds an Mcp-Session-Id, a token or
- * a query value in clear. A session id becomes a short fingerprint, so records of one session still
- * read as one, without the value that would let someone take the session over.
+ * Secrets in HTTP metadata, masked at capture (pure): the log never holds an Mcp-Session-Id, a token, a
+ * cookie or a query value in clear. A session id becomes a short fingerprint, so records of one session
+ * still read as one, without the value that would let someone take the session over.
  */
 import { createHash } from 'node:crypto';
 
+/** Masks of the session ids seen last: every exchange of a session names its id several times. */
+const recentMasks = new Map<string, string>();
+const MAX_RECENT_MASKS = 256;
+
 /** `[REDACTED:mcp-session-id:1a2b3c4d]`: the same id gives the same mask within and across logs. */
 export function maskSessionId(id: string): string {
-  return `[REDACTED:mcp-session-id:${createHash('sha256').update(id).digest('hex').slice(0, 8)}]`;
+  let mask = recentMasks.get(id);
+  if (mask === undefined) {
+    mask = `[REDACTED:mcp-session-id:${createHash('sha256').update(id).digest('hex').slice(0, 8)}]`;
+    if (recentMasks.size >= MAX_RECENT_MASKS) recentMasks.clear();
+    recentMasks.set(id, mask);
+  }
+  return mask;
 }
 
 /** A path with each query value masked (`/cb?code=…&state=…` → `/cb?code=[REDACTED:query]&state=[REDACTED:query]`). */
 export function maskQuery(pathAndQuery: string): string {
-  const q = pathAndQuery.indexOf('?');
-  if (q < 0) return pathAndQuery;
-  const params = pathAndQuery
+  const hash = pathAndQuery.indexOf('#');
+  const noFragment = hash < 0 ? pathAndQuery : pathAndQuery.slice(0, hash);
+  const q = noFragment.indexOf('?');
+  if (q < 0) return noFragment;
+  const params = noFragment
     .slice(q + 1)
     .split('&')
     .map((p) => {
       const eq = p.indexOf('=');
       return eq < 0 ? p : `${p.slice(0, eq)}=[REDACTED:query]`;
     });
-  return `${pathAndQuery.slice(0, q)}?${params.join('&')}`;
+  return `${noFragment.slice(0, q)}?${params.join('&')}`;
+}
+
+const AUTH_MARK = '[REDACTED:authorization]';
+const COOKIE_MARK = '[REDACTED:cookie]';
+const HEADER_MARK = '[REDACTED:header]';
+
+/** Header names whose values are URLs (their query may hold a code or a token). */
+const URL_HEADERS = new Set(['location', 'content-location', 'referer', 'link']);
+/** Names that look secret but carry protocol facts. */
+const PLAIN_HEADERS = new Set(['www-authenticate', 'mcp-protocol-version', 'last-event-id', 'accept', 'content-type', 'content-length', 'cache-control', 'mcp-method', 'mcp-name']);
+const SECRET_WORDS = /token|secret|passw|api-?key|apikey|auth|credential|cookie|session|signature|private/;
+
+/** `Bearer abc` → `Bearer [REDACTED:authorization]`: the scheme says what kind of credential was sent. */
+function maskCredentials(value: string): string {
+  const m = /^\s*([A-Za-z][A-Za-z0-9._~+/-]*)\s+\S/.exec(value);
+  return m !== null ? `${m[1]} ${AUTH_MARK}` : AUTH_MARK;
+}
+
+/** `a=1; b=2` → `a=[REDACTED:cookie]; b=[REDACTED:cookie]`. */
+function maskCookie(value: string): string {
+  return value
+    .split(';')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      return eq < 0 ? part : `${part.slice(0, eq)}=${COOKIE_MARK}`;
+    })
+    .join(';');
+}
+
+/** `id=xyz; Path=/; HttpOnly` → `id=[REDACTED:cookie]; Path=/; HttpOnly`: the attributes say how it was set. */
+function maskSetCookie(value: string): string {
+  const semi = value.indexOf(';');
+  const first = semi < 0 ? value : value.slice(0, semi);
+  const eq = first.indexOf('=');
+  const masked = eq < 0 ? COOKIE_MARK : `${first.slice(0, eq)}=${COOKIE_MARK}`;
+  return semi < 0 ? masked : masked + value.slice(semi);
+}
+
+/** One header's value as the log may keep it. */
+export function maskHeaderValue(name: string, value: string): string {
+  const n = name.toLowerCase();
+  if (n === 'authorization' || n === 'proxy-authorization') return maskCredentials(value);
+  if (n === 'cookie') return maskCookie(value);
+  if (n === 'set-cookie') return maskSetCookie(value);
+  if (n === 'mcp-session-id') return maskSessionId(value);
+  if (URL_HEADERS.has(n)) return maskQuery(value);
+  if (PLAIN_HEADERS.has(n) || n.startsWith('mcp-param-')) return value;
+  return SECRET_WORDS.test(n) ? HEADER_MARK : value;
+}
+
+/** A raw header list ([name, value, …]) as `[name, value]` pairs with every secret masked; order and case kept. */
+export function maskHeaders(raw: readonly string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, maskHeaderValue(raw[i]!, raw[i + 1]!)]);
+  return out;
+}
+
+/** The secret values of a request or response's headers, so the log can mask them wherever else they appear. */
+export function headerSecrets(raw: readonly string[]): Array<{ value: string; marker: string }> {
+  const out: Array<{ value: string; marker: string }> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const n = raw[i]!.toLowerCase();
+    const v = raw[i + 1]!;
+    if (n === 'authorization' || n === 'proxy-authorization') {
+      const m = /^\s*[A-Za-z][A-Za-z0-9._~+/-]*\s+(\S.*?)\s*$/.exec(v);
+      out.push({ value: m !== null ? m[1]! : v.trim(), marker: AUTH_MARK });
+    } else if (n === 'cookie' || n === 'set-cookie') {
+      const parts = n === 'cookie' ? v.split(';') : [v.split(';')[0]!];
+      for (const p of parts) {
+        const eq = p.indexOf('=');
+        if (eq >= 0) out.push({ value: p.slice(eq + 1).trim(), marker: COOKIE_MARK });
+      }
+    } else if (n === 'mcp-session-id') out.push({ value: v, marker: maskSessionId(v) });
+  }
+  return out;
+}
+
+/** A parsed `WWW-Authenticate` challenge: the scheme and the parameters RFC 9728 and RFC 6750 define. */
+export interface Challenge {
+  scheme: string;
+  resourceMetadata?: string;
+  scope?: string;
+  error?: string;
+  errorDescription?: string;
+  realm?: string;
+}
+
+/**
+ * The first challenge of a `WWW-Authenticate` value (`Bearer resource_metadata="…", scope="a b"`): quoted
+ * strings with `\` escapes or tokens, as RFC 9110 §11.2 spells auth-params. Null when it has no scheme.
+ */
+export function parseChallenge(text: string): Challenge | null {
+  const m = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:\s+|$)/.exec(text);
+  if (m === null) return null;
+  const out: Challenge = { scheme: m[1]! };
+  const re = /\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))\s*(,|$)/y;
+  re.lastIndex = m[0].length;
+  const seen = new Set<string>();
+  for (;;) {
+    const start = re.lastIndex;
+    const p = re.exec(text);
+    if (p === null || re.lastIndex === start) break;
+    const name = p[1]!.toLowerCase();
+    // a second scheme starts where a token is not followed by `=`; the first challenge is the one kept
+    if (seen.has(name)) break;
+    seen.add(name);
+    const value = p[2] !== undefined ? p[2].replace(/\\(.)/g, '$1') : p[3]!;
+    if (name === 'resource_metadata') out.resourceMetadata = maskQuery(value);
+    else if (name === 'scope') out.scope = value;
+    else if (name === 'error') out.error = value;
+    else if (name === 'error_description') out.errorDescription = value;
+    else if (name === 'realm') out.realm = value;
+    if (re.lastIndex >= text.length) break;
+  }
+  return out;
 }

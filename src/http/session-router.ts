@@ -7,6 +7,9 @@
 import type { Socket } from 'node:net';
 import type { HttpTap } from './http-tap.js';
 
+/** A new session within this long after one expired is the same host reconnecting. */
+const RECONNECT_MS = 10 * 60 * 1000;
+
 /** Request → session; one instance per mcp-tap run. */
 export class SessionRouter {
   /** Live sessions, least recently used first. */
@@ -14,6 +17,8 @@ export class SessionRouter {
   private readonly bySid = new Map<string, HttpTap>();
   private readonly byEndpointKey = new Map<string, HttpTap>();
   private readonly bySocket = new WeakMap<Socket, HttpTap>();
+  /** The last session the server said it no longer knows (404): a host that starts anew soon after reconnects. */
+  private expired: { sid: string; session: string; time: number } | null = null;
 
   constructor(
     private readonly make: () => HttpTap,
@@ -55,6 +60,18 @@ export class SessionRouter {
     if (info.socket !== undefined && this.bySocket.get(info.socket) === tap) this.bySocket.delete(info.socket);
   }
 
+  /** The session id the server gave `tap`, if any. */
+  sessionIdOf(tap: HttpTap): string | undefined {
+    return this.live.get(tap)?.sid;
+  }
+
+  /** The session that expired (404) within the last `RECONNECT_MS` before `now`, once: the host is reconnecting. */
+  takeExpired(now: number): { sid: string; session: string } | null {
+    const e = this.expired;
+    this.expired = null;
+    return e !== null && now - e.time <= RECONNECT_MS ? { sid: e.sid, session: e.session } : null;
+  }
+
   /** Whether `tap` is still known only by its connection (no session id, no legacy endpoint). */
   isConnectionSession(tap: HttpTap): boolean {
     const info = this.live.get(tap);
@@ -83,6 +100,7 @@ export class SessionRouter {
     if (info.sid !== undefined && this.bySid.get(info.sid) === tap) this.bySid.delete(info.sid);
     if (info.endpoint !== undefined && this.byEndpointKey.get(info.endpoint) === tap) this.byEndpointKey.delete(info.endpoint);
     if (info.socket !== undefined && this.bySocket.get(info.socket) === tap) this.bySocket.delete(info.socket);
+    if (reason === 'session-not-found' && info.sid !== undefined) this.expired = { sid: info.sid, session: tap.id, time: tap.clock() };
     this.onEnd(tap, reason);
   }
 

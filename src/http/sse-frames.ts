@@ -143,27 +143,29 @@ export class SseFrames {
     const n = to - from;
     if (n <= 0) return;
     this.total += n;
-    if (this.shortener === null && this.total <= this.limit) {
-      if (this.held + n > this.kept.length) {
-        const bigger = Buffer.alloc(Math.min(this.limit, Math.max(this.kept.length * 2, this.held + n)));
-        this.kept.copy(bigger, 0, 0, this.held);
-        this.kept = bigger;
-      }
-      src.copy(this.kept, this.held, from, to);
-      this.held += n;
+    if (this.shortener !== null) {
+      this.shortener.write(src.subarray(from, to));
       return;
     }
-    if (this.shortener === null) {
-      this.shortener = (this.makeShortener ?? noShortener)(this.limit);
-      this.shortener.write(this.kept.subarray(0, this.held));
-      // the head keeps what fits
-      const room = this.limit - this.held;
-      if (room > 0) {
-        src.copy(this.kept, this.held, from, from + room);
-        this.held += room;
-      }
+    // the head is the first `limit` bytes, however the data arrived (the line splitter's rule)
+    const keep = Math.min(n, this.limit - this.held);
+    if (keep > 0) this.hold(src, from, from + keep);
+    if (keep === n) return;
+    this.shortener = (this.makeShortener ?? noShortener)(this.limit);
+    this.shortener.write(this.kept.subarray(0, this.held));
+    this.shortener.write(src.subarray(from + keep, to));
+  }
+
+  /** Appends src[from, to) to the kept head, growing its buffer (at most to the limit). */
+  private hold(src: Buffer, from: number, to: number): void {
+    const need = this.held + to - from;
+    if (need > this.kept.length) {
+      const bigger = Buffer.alloc(Math.min(this.limit, Math.max(this.kept.length * 2, need)));
+      this.kept.copy(bigger, 0, 0, this.held);
+      this.kept = bigger;
     }
-    this.shortener.write(src.subarray(from, to));
+    src.copy(this.kept, this.held, from, to);
+    this.held = need;
   }
 
   private dispatch(): void {

@@ -1,18 +1,27 @@
 /**
  * The reader stage that runs lenses beside read-log: records pass through in order, each gets the notes
- * every lens finds on it appended to its own `notes`. One lens instance per session, closed at the
- * session's `end` event, so memory is bounded by the sessions open at once, not by the log.
+ * every lens finds on it appended to its own `notes` (and the warning level notes give a record). One lens
+ * instance per session, closed at the session's `end` event; sessions that never end (a crash, a live
+ * log) are closed oldest first past `maxSessions`, so memory is bounded by that, not by the log. Pure.
  */
+import { WARN } from '../log/level.js';
+import type { RecordStage } from '../log/read-log.js';
 import type { LogRecord, Note } from '../log/record.js';
 import type { Lens, LensKind } from './lens.js';
 
+/** Sessions whose lenses stay open at once (interleaved sessions of one log are rare; each is small). */
+export const MAX_OPEN_SESSIONS = 256;
+
 /** Runs `kinds` over records of any number of interleaved sessions. */
-export class LensStage {
+export class LensStage implements RecordStage {
   private readonly open = new Map<string, Lens[]>();
 
-  constructor(private readonly kinds: readonly LensKind[]) {}
+  constructor(
+    private readonly kinds: readonly LensKind[],
+    private readonly maxSessions = MAX_OPEN_SESSIONS,
+  ) {}
 
-  /** Whether any lens needs this record's body (pass to readRecords' `needsBody`, or-ed with the reader's own). */
+  /** Whether any lens needs this record's body (read-log or-s it with the reader's own rule). */
   needsBody(head: LogRecord): boolean {
     if (this.kinds.length === 0) return false;
     return this.lensesOf(head.session).some((l) => l.needsBody(head));
@@ -27,7 +36,11 @@ export class LensStage {
       const found = lens.observe(record);
       if (found.length > 0) (added ??= []).push(...found);
     }
-    if (added) record.notes = record.notes ? [...record.notes, ...added] : added;
+    if (added) {
+      record.notes = Array.isArray(record.notes) ? [...record.notes, ...added] : added;
+      // as the analysis levels a record with notes (src/log/level.ts), so `--json | jq 'select(.level>=40)'` agrees
+      if (typeof record.level === 'number' && record.level < WARN) record.level = WARN;
+    }
     if (record.kind === 'event' && record.event === 'end') this.open.delete(record.session);
     return record;
   }
@@ -37,6 +50,10 @@ export class LensStage {
     if (!lenses) {
       lenses = this.kinds.map((k) => k.create());
       this.open.set(session, lenses);
+      if (this.open.size > this.maxSessions) {
+        const oldest = this.open.keys().next().value;
+        if (oldest !== undefined) this.open.delete(oldest);
+      }
     }
     return lenses;
   }

@@ -15,8 +15,13 @@ export interface Lens {
   observe(record: LogRecord): readonly Note[];
 }
 
-/** A kind of lens: its name (for docs and `--no-lens`-style switches) and how to open it on a session. */
+/**
+ * A kind of lens: its name (for docs and `--no-lens`-style switches), the note codes it can add (code →
+ * one-line summary; public like the analysis' codes, listed in docs/log-format.md) and how to open it on
+ * a session.
+ */
 export interface LensKind {
   readonly id: string;
+  readonly codes: Readonly<Record<string, string>>;
   create(): Lens;
 }

@@ -1,7 +1,11 @@
 /**
- * Masks secret environment values in serialized records: every occurrence, as it appears raw or
- * JSON-escaped inside a string, becomes `[REDACTED:env NAME]`. A line without any secret costs one
- * substring search per secret form and is returned as it is. Pure.
+ * Masks secret environment values in serialized records: every occurrence, in any JSON spelling inside
+ * a string (raw, the usual escapes, `\u0026`-style escapes as Go writes `&<>`, `\/`, any mix), becomes
+ * `[REDACTED:env NAME]`. The raw and the usual escaped spellings are replaced in place; a line that
+ * still holds a secret once its escapes are decoded is rebuilt value by value. A line without a secret
+ * costs one substring search per form, plus one decoding pass when it holds a `\u` or `\/` escape.
+ * A record the log keeps shortened (`"truncated":true`) can end a cut string with the first characters
+ * of a secret; those are masked too (at least CUT_PREFIX of them). Pure.
  */
 import type { EnvSecret } from './env-secrets.js';
 
@@ -16,17 +20,95 @@ export function envMarker(name: string): string {
   return `[REDACTED:env ${name.replace(/[^A-Za-z0-9_.-]/g, '?')}]`;
 }
 
+const BACKSLASH = 0x5c;
+const U_ESCAPE = '\\u';
+const SLASH_ESCAPE = '\\/';
+/** A shortened record: the only kind whose strings can end inside a secret. */
+const SHORTENED = '"truncated":true';
+/** Where the shortener cut a string: the kept head ends just before this marker. */
+const CUT_MARKER = /…\[truncated: \d+ bytes\]$/;
+/** The fewest leading characters of a secret, left at a cut, that are masked as the secret. */
+export const CUT_PREFIX = 3;
+
+/** A `\u` or `\/` escape (one regex pass over a latin1 view costs less than two byte searches). */
+const RARE_ESCAPE = /\\[u/]/;
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The value of a hex digit's char code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
+}
+
+/**
+ * `text` with every JSON string escape decoded, the structure around the strings left as it is (escapes
+ * occur only inside strings). A malformed escape stays as written. Char codes, not regexes or slices per
+ * escape: a line of non-ASCII text that a server writes all as \u escapes stays cheap.
+ */
+export function decodeEscapes(text: string): string {
+  let at = text.indexOf('\\');
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    out += text.slice(from, at);
+    from = at + 1;
+    if (text.charCodeAt(at + 1) === 0x75) {
+      const code = (hexValue(text.charCodeAt(at + 2)) << 12) | (hexValue(text.charCodeAt(at + 3)) << 8) | (hexValue(text.charCodeAt(at + 4)) << 4) | hexValue(text.charCodeAt(at + 5));
+      // a digit that is not hex is -1: the whole code is negative
+      if (code >= 0) {
+        out += String.fromCharCode(code);
+        from = at + 6;
+      } else out += '\\';
+    } else {
+      const simple = SIMPLE_ESCAPES[text.charAt(at + 1)];
+      if (simple !== undefined) {
+        out += simple;
+        from = at + 2;
+      } else out += '\\';
+    }
+    at = text.indexOf('\\', from);
+  }
+  return out + text.slice(from);
+}
+
+/** Values learned while the session runs (HTTP mode: credentials, cookies, session ids) are kept at most this many, newest first. */
+const MAX_LEARNED = 64;
+/** Shorter learned values are not masked: they would shred ordinary text. */
+const MIN_LEARNED = 8;
+
+/** Masks the values of a set of secrets (fixed at start, plus those learned on the wire) in serialized records. */
 export class EnvMasker {
-  private readonly forms: Form[] = [];
-  private readonly secrets: readonly EnvSecret[];
+  private forms: Form[] = [];
+  private readonly secrets: Array<{ value: string; replacement: string }> = [];
+  private readonly fixed: number;
 
   constructor(secrets: readonly EnvSecret[]) {
-    this.secrets = secrets;
-    for (const s of secrets) {
-      const replacement = envMarker(s.name);
-      const escaped = JSON.stringify(s.value).slice(1, -1);
-      for (const text of escaped === s.value ? [s.value] : [escaped, s.value]) this.forms.push({ text, bytes: Buffer.from(text, 'utf8'), replacement });
+    for (const s of secrets) this.addForms(s.value, envMarker(s.name));
+    this.fixed = this.secrets.length;
+  }
+
+  private addForms(value: string, replacement: string): void {
+    this.secrets.push({ value, replacement });
+    const escaped = JSON.stringify(value).slice(1, -1);
+    for (const text of escaped === value ? [value] : [escaped, value]) this.forms.push({ text, bytes: Buffer.from(text, 'utf8'), replacement });
+  }
+
+  /**
+   * A secret seen on the wire (an Authorization credential, a cookie, a session id), masked from now on
+   * wherever it appears. Bounded: past MAX_LEARNED the oldest learned one is forgotten.
+   */
+  learn(value: string, replacement: string): void {
+    if (value.length < MIN_LEARNED || this.secrets.some((s) => s.value === value)) return;
+    if (this.secrets.length - this.fixed >= MAX_LEARNED) {
+      this.secrets.splice(this.fixed, 1);
+      this.forms = [];
+      const all = this.secrets.splice(0);
+      for (const s of all) this.addForms(s.value, s.replacement);
     }
+    this.addForms(value, replacement);
   }
 
   /** True when the masker has anything to mask. */
@@ -34,15 +116,30 @@ export class EnvMasker {
     return this.forms.length > 0;
   }
 
-  /** True when `text` holds a secret. */
+  /** True when `text` holds a secret, in any spelling (or a shortened record the first characters of one). */
   hitsText(text: string): boolean {
     for (const f of this.forms) if (text.includes(f.text)) return true;
-    return false;
+    if (this.hitsDecoded(text)) return true;
+    const shortened = text.includes(SHORTENED) ? this.maskCuts(text) : undefined;
+    return shortened !== undefined && shortened !== text;
   }
 
-  /** True when `bytes` hold a secret. */
+  /** True when `bytes` hold a secret, in any spelling. */
   hitsBytes(bytes: Buffer): boolean {
     for (const f of this.forms) if (bytes.includes(f.bytes)) return true;
+    const at = bytes.indexOf(BACKSLASH);
+    return at >= 0 && RARE_ESCAPE.test(bytes.toString('latin1', at)) && this.hitsDecoded(bytes.toString('utf8'));
+  }
+
+  /**
+   * True when `text` with its JSON escapes decoded holds a secret. Without a `\u` or `\/` escape every
+   * character has one spelling, the one the forms search for, so only text with one needs decoding.
+   */
+  private hitsDecoded(text: string): boolean {
+    const at = text.indexOf('\\');
+    if (at < 0 || (!text.includes(U_ESCAPE, at) && !text.includes(SLASH_ESCAPE, at))) return false;
+    const decoded = decodeEscapes(text);
+    for (const s of this.secrets) if (decoded.includes(s.value)) return true;
     return false;
   }
 
@@ -52,15 +149,89 @@ export class EnvMasker {
    * the secrets masked value by value.
    */
   maskLine(line: string): string {
+    const shortened = line.includes(SHORTENED) ? this.maskCuts(line) : undefined;
+    if (shortened !== undefined) return shortened;
     let out = line;
     for (const f of this.forms) if (out.includes(f.text)) out = out.split(f.text).join(f.replacement);
+    // another spelling (\u0026 for &, \/ for /, …) is left: parsing decodes them all
+    if (this.hitsDecoded(out)) return this.rebuild(line);
     if (out === line) return line;
     try {
       JSON.parse(out);
       return out;
     } catch {
-      return `${JSON.stringify(this.maskValue(JSON.parse(line)))}\n`;
+      return this.rebuild(line);
     }
+  }
+
+  /**
+   * A shortened record with every secret masked, also the first characters of one that a cut string
+   * ends with (a string followed by the shortener's `…[truncated: N bytes]`, or the kept head of a
+   * `raw` line). Parsed, since such a record is rare and already bounded by the log limit; the line comes
+   * back unchanged when nothing needed masking; undefined when it is not a shortened record after all.
+   */
+  private maskCuts(line: string): string | undefined {
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      return undefined;
+    }
+    if (typeof rec !== 'object' || rec === null || Array.isArray(rec) || (rec as { truncated?: unknown }).truncated !== true) return undefined;
+    let changed = false;
+    const cut = (head: string): string => {
+      const masked = this.maskCutHead(head);
+      if (masked !== head) changed = true;
+      return masked;
+    };
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') {
+        const m = CUT_MARKER.exec(v);
+        const out = m ? cut(v.slice(0, m.index)) + m[0] : v;
+        const whole = this.maskString(out);
+        if (whole !== v) changed = true;
+        return whole;
+      }
+      if (Array.isArray(v)) return v.map(walk);
+      if (typeof v === 'object' && v !== null) {
+        const o: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) {
+          const key = this.maskString(k);
+          if (key !== k) changed = true;
+          o[key] = walk(x);
+        }
+        return o;
+      }
+      return this.maskValue(v);
+    };
+    const top = rec as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(top)) {
+      // a raw line kept shortened is its head: the cut is at its end
+      out[k] = k === 'raw' && typeof x === 'string' ? this.maskString(cut(x)) : walk(x);
+      if (k === 'raw' && out[k] !== x) changed = true;
+    }
+    return changed ? `${JSON.stringify(out)}\n` : line;
+  }
+
+  /** `head` with a trailing start of a secret (CUT_PREFIX characters or more) replaced by its marker. */
+  private maskCutHead(head: string): string {
+    let best: { value: string; replacement: string } | undefined;
+    let bestLen = 0;
+    for (const s of this.secrets) {
+      for (let n = Math.min(s.value.length, head.length); n >= CUT_PREFIX && n > bestLen; n--) {
+        if (head.endsWith(s.value.slice(0, n))) {
+          best = s;
+          bestLen = n;
+          break;
+        }
+      }
+    }
+    return best ? head.slice(0, head.length - bestLen) + best.replacement : head;
+  }
+
+  private rebuild(line: string): string {
+    return `${JSON.stringify(this.maskValue(JSON.parse(line)))}\n`;
   }
 
   /** A parsed value with every secret masked in its strings, keys and numbers. */
@@ -82,7 +253,7 @@ export class EnvMasker {
 
   private maskString(s: string): string {
     let out = s;
-    for (const sec of this.secrets) if (out.includes(sec.value)) out = out.split(sec.value).join(envMarker(sec.name));
+    for (const sec of this.secrets) if (out.includes(sec.value)) out = out.split(sec.value).join(sec.replacement);
     return out;
   }
 }

@@ -30,5 +30,7 @@ function eventLevel(rec: LogRecord): number {
   // the server died: a non-zero exit code, or a signal (mcp-tap's own escalation included)
   if (event === 'exit') return (typeof rec['code'] === 'number' && rec['code'] !== 0) || typeof rec['signal'] === 'string' ? ERROR : INFO;
   if (event !== undefined && WARN_EVENTS.has(event)) return WARN;
+  // a sign-in that did not end in an accepted retry
+  if (event === 'auth') return rec['ok'] === true ? INFO : WARN;
   return rec.notes !== undefined ? WARN : INFO;
 }

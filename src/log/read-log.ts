@@ -49,6 +49,20 @@ export interface ReadOptions {
   sessionsOnly?: boolean;
   /** Told the bytes read and records yielded so far, after every chunk (progress lines). */
   onProgress?: (bytes: number, records: number) => void;
+  /**
+   * A stage every record passes through before it is yielded (the reader-side lenses,
+   * src/lens/apply-lenses.ts). Bodies it needs are parsed for it; where the reader's own `needsBody` did
+   * not ask for one, the record still comes without `msg`. Not applied with `sessionsOnly`.
+   */
+  stage?: RecordStage;
+}
+
+/** What readRecords' `stage` option takes: an in-order pass over records that may add to them. */
+export interface RecordStage {
+  /** Whether the stage reads this record's body (asked only of records the reader reads as envelopes). */
+  needsBody(head: LogRecord): boolean;
+  /** The record, with what the stage adds (notes); called once per record, in file order. */
+  apply(record: LogRecord): LogRecord;
 }
 
 /** Why a log file cannot be read at all. */
@@ -255,9 +269,18 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
   const notALog = () =>
     new LogNotUsable(`${path} is not an mcp-tap log (first line: ${firstLine ?? ''})`, path, 'not-a-log');
 
+  const stage = opts.sessionsOnly === true ? undefined : opts.stage;
+  const own = opts.needsBody;
+  const needsBody = stage && own ? (head: LogRecord, line: number) => own(head, line) || stage.needsBody(head) : own;
+
   function* judge(raw: RawLine): Generator<ReadItem> {
-    const item = (opts.sessionsOnly === true ? sessionItem(raw) : null) ?? classify(raw, cap, opts.needsBody);
+    const item = (opts.sessionsOnly === true ? sessionItem(raw) : null) ?? classify(raw, cap, needsBody);
     if (item === null) return; // blank line
+    if (stage && 'record' in item) {
+      stage.apply(item.record);
+      // a body parsed only for the stage: the reader gets the envelope it asked for
+      if (own && item.record.msg !== undefined && !own(item.record, item.line)) delete item.record.msg;
+    }
     seenLines++;
     if (firstLine === null) firstLine = preview('data' in raw ? raw.data.subarray(0, HEAD_BYTES) : raw.head);
     if ('record' in item) {
@@ -346,7 +369,8 @@ export function sessionOfLine(text: string): string | null {
 /**
  * The record without its body when the envelope alone will do: the text before `,"msg":` closed with `}`.
  * That byte sequence cannot occur inside a JSON string (its quote is unescaped), and the cut parses only
- * when it is at the record's top level; anything else falls back to the whole line.
+ * when it is at the record's top level; anything else falls back to the whole line. When `needsBody`
+ * wants the body, the text after the cut is parsed as `msg` (the head is not parsed twice).
  */
 function headOnly(data: Buffer, line: number, needsBody: (head: LogRecord, line: number) => boolean): LogRecord | null {
   let end = data.length;
@@ -364,7 +388,15 @@ function headOnly(data: Buffer, line: number, needsBody: (head: LogRecord, line:
   } catch {
     return null;
   }
-  return isLogRecord(value) && !needsBody(value, line) ? value : null;
+  if (!isLogRecord(value)) return null;
+  if (!needsBody(value, line)) return value;
+  // the body too: parse only it (the head is parsed already); anything odd takes the whole-line path
+  try {
+    value.msg = JSON.parse(data.toString('utf8', cut + MSG_MEMBER.length, after));
+  } catch {
+    return null;
+  }
+  return value;
 }
 
 /**

@@ -3,7 +3,7 @@
  * records in file order, in two bounded passes.
  */
 import { escapeControl } from '../text/escape.js';
-import { LogNotUsable, readRecords, type ReadOptions, type WarningItem } from './read-log.js';
+import { LogNotUsable, readRecords, type ReadOptions, type RecordStage, type WarningItem } from './read-log.js';
 import type { LogRecord } from './record.js';
 
 const noBody = (): boolean => false;
@@ -50,15 +50,24 @@ export async function* readSession(path: string, which: string, opts: SessionRea
   let id: string | null = which === 'all' ? null : which;
   if (which !== 'all' && opts.resolved !== true) {
     // the first pass only finds the session; its warnings are reported once, by the second pass
-    const { onWarning: _reportedLater, onProgress: _shownOnce, needsBody: _wholeLater, ...firstPass } = opts;
+    const { onWarning: _reportedLater, onProgress: _shownOnce, needsBody: _wholeLater, stage: _appliedLater, ...firstPass } = opts;
     const [s] = await resolveSession(path, which, firstPass);
     id = s!.id;
   }
-  for await (const item of readRecords(path, opts)) {
+  const stage = opts.stage && id !== null ? onlySession(opts.stage, id) : opts.stage;
+  for await (const item of readRecords(path, { ...opts, ...(stage ? { stage } : {}) })) {
     if (!('record' in item)) {
       opts.onWarning?.(item);
       continue;
     }
     if (id === null || item.record.session === id) yield item.record;
   }
+}
+
+/** `stage` for the records of one session only: the others are neither read whole nor passed to it. */
+export function onlySession(stage: RecordStage, session: string): RecordStage {
+  return {
+    needsBody: (head) => head.session === session && stage.needsBody(head),
+    apply: (record) => (record.session === session ? stage.apply(record) : record),
+  };
 }

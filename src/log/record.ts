@@ -65,6 +65,9 @@ export type EventName =
   | 'http' // HTTP mode: an exchange's transport outcome (202, 4xx/5xx, GET stream, DELETE): http, challenge, resumes, endpoint, closed
   | 'upstream-error' // HTTP mode: the upstream could not be reached or broke off; the host got 502: http, error
   | 'refused' // HTTP mode: a request whose Host or Origin is not loopback was answered 403: http, reason
+  | 'exchange' // HTTP mode: one HTTP exchange is over: http, started, timing, httpVersion, query, request, response, notDecoded, cut, error
+  | 'auth' // HTTP mode: an OAuth sign-in from the challenge to the retried request: chain, ok, ms, omitted
+  | 'session-id' // HTTP mode: the Mcp-Session-Id changed: http, sessionId, previous, reason, previousSession
   | 'sink-gap' // a sink beside the log (OTLP, a pino transport) lost records or spans: sink, lost, reason
   | 'end'; // last record of a session: pending, counts
 

@@ -22,6 +22,9 @@ const EVENT_SET: Record<EventName, true> = {
   http: true,
   'upstream-error': true,
   refused: true,
+  exchange: true,
+  auth: true,
+  'session-id': true,
   'sink-gap': true,
   end: true,
 };
@@ -169,8 +172,28 @@ function checkHttp(h: unknown, p: string[]): void {
   if (typeof h['method'] !== 'string') p.push('http.method must be a string');
   if (typeof h['path'] !== 'string') p.push('http.path must be a string');
   if ('status' in h && !isPosInt(h['status'])) p.push('http.status must be a positive integer');
-  for (const f of ['sessionId', 'eventId'] as const) if (f in h && typeof h[f] !== 'string') p.push(`http.${f} must be a string`);
+  for (const f of ['sessionId', 'eventId', 'traceparent'] as const) if (f in h && typeof h[f] !== 'string') p.push(`http.${f} must be a string`);
   if ('stream' in h && h['stream'] !== 'post' && h['stream'] !== 'get') p.push('http.stream must be post or get');
+  if ('x' in h && !isPosInt(h['x'])) p.push('http.x must be a positive integer');
+}
+
+/** `[[name, value], …]` */
+function isHeaderList(v: unknown): boolean {
+  return Array.isArray(v) && v.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string');
+}
+
+/** The `exchange` event: what a HAR entry is built from. */
+function checkExchange(x: Obj, p: string[]): void {
+  if (typeof x['started'] !== 'number') p.push('an exchange event has started (epoch ms)');
+  const t = x['timing'];
+  if (!isObj(t) || typeof t['end'] !== 'number' || Object.values(t).some((v) => typeof v !== 'number' || v < 0)) p.push('an exchange event has timing {request?, head?, end}: non-negative ms');
+  for (const side of ['request', 'response'] as const) {
+    if (!(side in x)) continue;
+    const s = x[side];
+    if (!isObj(s) || !isHeaderList(s['headers']) || typeof s['bytes'] !== 'number') p.push(`exchange ${side} must be {headers: [[name, value]…], bytes}`);
+  }
+  if (!isObj(x['request'])) p.push('an exchange event has request');
+  if ('notDecoded' in x && typeof x['notDecoded'] !== 'string') p.push('exchange notDecoded must be a string');
 }
 
 function checkEvent(x: Obj, p: string[]): void {
@@ -178,7 +201,15 @@ function checkEvent(x: Obj, p: string[]): void {
     case 'http':
     case 'upstream-error':
     case 'refused':
+    case 'session-id':
       if (!('http' in x)) p.push(`a ${String(x['event'])} event has http`);
+      break;
+    case 'exchange':
+      if (!('http' in x)) p.push('an exchange event has http');
+      checkExchange(x, p);
+      break;
+    case 'auth':
+      if (!Array.isArray(x['chain']) || typeof x['ok'] !== 'boolean') p.push('an auth event has chain (array) and ok (boolean)');
       break;
     case 'end': {
       const pending = x['pending'];

@@ -7,6 +7,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { InputError, TapError } from '../errors.js';
+import { lensStage } from '../lens/lenses.js';
 import { listSessions, type SessionSummary } from '../log/session-summary.js';
 import { escapeControl } from '../text/escape.js';
 import { sortSessions } from '../view/ls-table.js';
@@ -128,7 +129,7 @@ export class LogSource {
     const key = `${log.size}:${log.mtimeMs}`;
     const hit = this.cache.get(log.path);
     if (hit?.key === key) return hit.sessions;
-    const sessions = await listSessions(log.path);
+    const sessions = await listSessions(log.path, { stage: lensStage() });
     this.cache.set(log.path, { key, sessions });
     return sessions;
   }

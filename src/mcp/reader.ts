@@ -9,7 +9,10 @@ import type { CheckPlan } from '../check/check-options.js';
 import { readFacts } from '../check/read-facts.js';
 import type { CheckReport } from '../check/report.js';
 import { checkLog } from '../check/run-check.js';
+import { loadTokenizer, type Tokenizer } from '../lens/context/tokenizer.js';
+import { lensStage } from '../lens/lenses.js';
 import { readRecords, type RecordItem } from '../log/read-log.js';
+import { onlySession } from '../log/read-session.js';
 import type { LogRecord } from '../log/record.js';
 import { RecordRedactor, redactString, type RedactOptions } from '../transcript/redact.js';
 import { redactSummary } from '../transcript/redact-summary.js';
@@ -72,7 +75,10 @@ export class Reader {
   /** One pass over a log: its records (of one session when asked) with their line numbers, redacted. */
   async *records(log: LogEntry, opts: RecordsOptions = {}): AsyncGenerator<RecordItem> {
     const redactor = this.redactor();
+    // the lenses see the records as logged (a credential is recognised, never repeated), the tools only redacted
+    const stage = opts.session !== undefined ? onlySession(lensStage(), opts.session) : lensStage();
     const read = readRecords(log.path, {
+      stage,
       ...(opts.needsBody ? { needsBody: opts.needsBody } : {}),
       ...(opts.start ? { start: opts.start } : {}),
       ...(opts.onProgress ? { onProgress: (bytes: number) => opts.onProgress!(bytes) } : {}),
@@ -91,14 +97,14 @@ export class Reader {
   }
 
   /** The records the Markdown export of one session shows (sampled when long), redacted. */
-  page(found: FoundSession, warn: (m: string) => void): Promise<{ kept: LogRecord[]; plans: SessionPlan[] }> {
-    return sessionPageRecords(found.log.path, { session: found.summary.id, full: false, redactor: () => this.redactor(), warn });
+  async page(found: FoundSession, warn: (m: string) => void): Promise<{ kept: LogRecord[]; plans: SessionPlan[] }> {
+    return sessionPageRecords(found.log.path, { session: found.summary.id, full: false, redactor: () => this.redactor(), tokenizer: await loadTokenizer(), warn });
   }
 
   /** The baseline of one session (what `diff` compares), from its redacted records. */
-  async baseline(found: FoundSession): Promise<Baseline> {
+  async baseline(found: FoundSession, tokenizer?: Tokenizer): Promise<Baseline> {
     const redactor = this.redactor();
     const facts = await readFacts(found.log.path, { session: found.summary.id, transform: (r) => redactor.next(r) });
-    return buildBaseline(facts);
+    return buildBaseline(facts, tokenizer);
   }
 }

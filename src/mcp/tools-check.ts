@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { planCheck } from '../check/check-options.js';
 import { DEFAULT_MIN_MS, DEFAULT_RATIO, diffBaselines } from '../check/diff.js';
 import type { Problem, RequestOutcome } from '../check/report.js';
+import { loadTokenizer } from '../lens/context/tokenizer.js';
 import { encodeCursor, fitList, offsetOf } from './budget.js';
 import type { McpContext } from './context.js';
 import type { checkSessionInput, diffSessionsInput } from './schemas.js';
@@ -44,6 +45,8 @@ export async function checkSessionTool(ctx: McpContext, args: z.infer<typeof che
     ...(args.maxMs ? { maxMs: args.maxMs } : {}),
     ...(args.expectTools ? { expectTool: args.expectTools } : {}),
     ...(args.forbidTools ? { forbidTool: args.forbidTools } : {}),
+    ...(args.maxContextTokens !== undefined ? { maxContextTokens: String(args.maxContextTokens) } : {}),
+    ...(args.maxResultTokens !== undefined ? { maxResultTokens: String(args.maxResultTokens) } : {}),
   });
   const warnings: string[] = [];
   const report = await ctx.reader.check(f, plan, (m) => warnings.push(ctx.reader.text(m)));
@@ -78,9 +81,10 @@ export async function diffSessionsTool(ctx: McpContext, args: z.infer<typeof dif
   const offset = offsetOf(position);
   const fa = await ctx.reader.session(args.a, args.aLog);
   const fb = await ctx.reader.session(args.b, args.bLog);
-  const a = await ctx.reader.baseline(fa);
-  const b = await ctx.reader.baseline(fb);
-  const result = diffBaselines(a, b, { ratio: args.ratio ?? DEFAULT_RATIO, minMs: args.minMs ?? DEFAULT_MIN_MS });
+  const tokenizer = await loadTokenizer();
+  const a = await ctx.reader.baseline(fa, tokenizer);
+  const b = await ctx.reader.baseline(fb, tokenizer);
+  const result = diffBaselines(a, b, { ratio: args.ratio ?? DEFAULT_RATIO, minMs: args.minMs ?? DEFAULT_MIN_MS, tokenizer });
   const side = (f: typeof fa, x: typeof a) => ({ session: f.summary.id, log: f.log.name, server: x.server, protocolVersion: x.protocolVersion });
   const limit = args.limit ?? 100;
   return fitList(

@@ -5,6 +5,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
+import { contextNeedsBody } from '../lens/context/context-cost.js';
+import { loadTokenizer } from '../lens/context/tokenizer.js';
+import type { LogRecord } from '../log/record.js';
 import type { SessionSummary } from '../log/session-summary.js';
 import { StatsBuilder, statsNeedsBody } from '../transcript/stats.js';
 import { SummaryBuilder, summaryNeedsBody } from '../transcript/summary.js';
@@ -122,8 +125,9 @@ export async function sessionStatsTool(ctx: McpContext, args: z.infer<typeof ses
   const offset = offsetOf(position);
   const all = args.session === 'all';
   const f = await ctx.reader.session(all ? undefined : args.session, args.log);
-  const b = new StatsBuilder();
-  for await (const { record } of ctx.reader.records(f.log, { ...(all ? {} : { session: f.summary.id }), needsBody: statsNeedsBody })) b.add(record);
+  const b = new StatsBuilder({ tokenizer: await loadTokenizer() });
+  const needsBody = (h: LogRecord) => statsNeedsBody(h) || contextNeedsBody(h);
+  for await (const { record } of ctx.reader.records(f.log, { ...(all ? {} : { session: f.summary.id }), needsBody })) b.add(record);
   const stats = b.finish();
   // the rows (methods, then tools) a page at a time: the only part that grows with what the session did
   const rows = [...stats.methods.map((row) => ({ table: 'methods' as const, row })), ...stats.tools.map((row) => ({ table: 'tools' as const, row }))];

@@ -3,7 +3,8 @@
  * collector's /v1/traces takes as is (`curl --data-binary @file -H 'content-type: application/json'`).
  */
 import type { LogRecord } from '../log/record.js';
-import { SpanBuilder, type Span } from './spans.js';
+import type { Span } from './spans.js';
+import { SessionSpans } from './session-spans.js';
 import { traceRequestJson } from './otlp-json.js';
 import { originFor } from './origin.js';
 import { parseKeyValueList } from './otlp-config.js';
@@ -15,7 +16,7 @@ export interface OtlpExportOptions {
 
 /** The request as JSON text chunks. A session's spans are held until its end (they are sorted by start). */
 export async function* otlpChunks(records: AsyncIterable<LogRecord> | Iterable<LogRecord>, o: OtlpExportOptions = {}): AsyncGenerator<string> {
-  const builder = new SpanBuilder({ content: o.content === true });
+  const builder = new SessionSpans({ content: o.content === true });
   const spans: Span[] = [];
   let serverName = 'mcp-server';
   for await (const r of records) {

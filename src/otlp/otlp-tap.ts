@@ -3,7 +3,8 @@
  * when a span needs them (a traceparent, an error code, progress, `--otlp-content`).
  */
 import type { RecordTap, TappedRecord } from '../log/record-tap.js';
-import { SpanBuilder, type MsgSource } from './spans.js';
+import type { MsgSource } from './spans.js';
+import { SessionSpans } from './session-spans.js';
 import { SpanExporter } from './exporter.js';
 import type { OtlpConfig } from './otlp-config.js';
 import { httpPoster, type Post } from './http-post.js';
@@ -80,13 +81,13 @@ class TappedMsg implements MsgSource {
 
 export class OtlpTap implements RecordTap {
   readonly name = 'otlp';
-  private readonly builder: SpanBuilder;
+  private readonly builder: SessionSpans;
   private readonly exporter: SpanExporter;
   private readonly msg: TappedMsg;
 
   constructor(private readonly opts: OtlpTapOptions) {
     this.msg = new TappedMsg(opts.content === true ? opts.redact : undefined);
-    this.builder = new SpanBuilder({ content: opts.content === true });
+    this.builder = new SessionSpans({ content: opts.content === true });
     const c = opts.config;
     this.exporter = new SpanExporter({
       post: opts.post ?? httpPoster(c.url, c.headers, c.timeoutMs),

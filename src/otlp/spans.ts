@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BatchItem, JsonRpcId, LogRecord, Note } from '../log/record.js';
+import { authChainText, type AuthLink } from '../log/auth-chain.js';
 
 /** Attribute names used here, as in @opentelemetry/semantic-conventions (a test holds them to it). */
 export const ATTR = {
@@ -89,10 +90,22 @@ export function traceparentOf(msg: unknown): { traceId: string; spanId: string }
   const meta = (params as { _meta?: unknown })._meta;
   if (typeof meta !== 'object' || meta === null) return null;
   const tp = (meta as { traceparent?: unknown }).traceparent;
-  if (typeof tp !== 'string') return null;
+  return typeof tp === 'string' ? parseTraceparent(tp) : null;
+}
+
+/** A W3C traceparent value's trace and parent span, or null when it is malformed or all zeros. */
+export function parseTraceparent(tp: string): { traceId: string; spanId: string } | null {
   const m = TRACEPARENT.exec(tp.trim().toLowerCase());
   if (!m || m[1] === ZERO_TRACE || m[2] === ZERO_SPAN) return null;
   return { traceId: m[1]!, spanId: m[2]! };
+}
+
+/** HTTP mode: the `traceparent` header of the POST that carried a request (`http.traceparent`). */
+function headerTraceparent(record: LogRecord): { traceId: string; spanId: string } | null {
+  const h = record['http'];
+  if (typeof h !== 'object' || h === null) return null;
+  const tp = (h as { traceparent?: unknown }).traceparent;
+  return typeof tp === 'string' ? parseTraceparent(tp) : null;
 }
 
 function json(value: unknown): string {
@@ -110,6 +123,8 @@ export class SpanBuilder {
   private session = '';
   private root: Span | null = null;
   private protocolVersion: string | undefined;
+  /** `pipe` for stdio mode, `tcp` for HTTP mode (a start record naming an upstream). */
+  private transport = 'pipe';
   private lastTime = 0;
   private spanBase = 0n;
   /** Open request spans by `seq` (single requests) or `seq#id` (batch elements); insertion-ordered. */
@@ -171,6 +186,7 @@ export class SpanBuilder {
     this.spanBase = BigInt(`0x${hex(`mcp-tap span ${record.session}`, 8)}`);
     this.rootId = this.spanIdFor(0);
     this.protocolVersion = undefined;
+    this.transport = typeof record['upstream'] === 'string' ? 'tcp' : 'pipe';
     this.open.clear();
     this.order = [];
     this.orderHead = 0;
@@ -181,7 +197,7 @@ export class SpanBuilder {
       kind: 'internal',
       start: record.time,
       end: record.time,
-      attributes: { [ATTR.mcpSessionId]: record.session, [ATTR.networkTransport]: 'pipe' },
+      attributes: { [ATTR.mcpSessionId]: record.session, [ATTR.networkTransport]: this.transport },
       events: [],
       links: [],
       status: { code: 'unset' },
@@ -204,6 +220,7 @@ export class SpanBuilder {
         if (name) root.attributes['mcp_tap.server.name'] = name;
         if (typeof record['command'] === 'string') root.attributes[ATTR.processCommand] = record['command'];
         if (Array.isArray(record['args'])) root.attributes[ATTR.processCommandArgs] = (record['args'] as unknown[]).map(String);
+        if (typeof record['upstream'] === 'string') root.attributes['mcp_tap.upstream'] = record['upstream'];
         break;
       }
       case 'lifecycle':
@@ -220,6 +237,9 @@ export class SpanBuilder {
         this.closeAll(record.time, out, record);
         this.session = '';
         return;
+      case 'exchange':
+        // one per HTTP exchange: HAR export tells them; the spans keep to messages
+        return;
       default:
         break;
     }
@@ -228,6 +248,10 @@ export class SpanBuilder {
     for (const key of ['signal', 'reason', 'error', 'lost', 'serverPid', 'code'] as const) {
       const v = record[key];
       if (typeof v === 'string' || typeof v === 'number') attrs[`mcp_tap.${key}`] = v;
+    }
+    if (record.event === 'auth' && Array.isArray(record['chain'])) {
+      attrs['mcp_tap.auth.chain'] = authChainText(record['chain'] as AuthLink[], typeof record['omitted'] === 'number' ? record['omitted'] : 0);
+      attrs['mcp_tap.auth.ok'] = record['ok'] === true;
     }
     root.events.push({ name: String(record.event), time: record.time, attributes: attrs });
   }
@@ -304,7 +328,7 @@ export class SpanBuilder {
         this.orderHead = 0;
       }
     }
-    const attributes: Attributes = { [ATTR.mcpMethodName]: method, [ATTR.mcpSessionId]: record.session, [ATTR.networkTransport]: 'pipe' };
+    const attributes: Attributes = { [ATTR.mcpMethodName]: method, [ATTR.mcpSessionId]: record.session, [ATTR.networkTransport]: this.transport };
     if (id !== undefined && id !== null) attributes[ATTR.jsonrpcRequestId] = String(id);
     if (this.protocolVersion !== undefined) attributes[ATTR.mcpProtocolVersion] = this.protocolVersion;
     if (target !== undefined) {
@@ -328,19 +352,22 @@ export class SpanBuilder {
     };
     // a single request's message is this record's; a batch element's is one entry of the array
     const needsMsg = typeof key === 'number' && (src.mayContain('traceparent') || (this.opts.content === true && method === 'tools/call'));
+    let parent: { traceId: string; spanId: string } | null = null;
     if (needsMsg) {
       const msg = src.value();
-      const parent = traceparentOf(msg);
-      if (parent) {
-        // the host's trace: this span joins it, and links back to the session it belongs to
-        span.traceId = parent.traceId;
-        span.parentSpanId = parent.spanId;
-        span.links.push({ traceId: this.traceId, spanId: this.rootId });
-      }
+      parent = traceparentOf(msg);
       if (this.opts.content === true && method === 'tools/call') {
         const args = ((msg as { params?: { arguments?: unknown } } | null)?.params ?? {}).arguments;
         if (args !== undefined) attributes[ATTR.genAiToolCallArguments] = json(args);
       }
+    }
+    // HTTP mode: the POST's traceparent header when the message names none in _meta
+    if (parent === null && typeof key === 'number' && this.transport === 'tcp') parent = headerTraceparent(record);
+    if (parent) {
+      // the host's trace: this span joins it, and links back to the session it belongs to
+      span.traceId = parent.traceId;
+      span.parentSpanId = parent.spanId;
+      span.links.push({ traceId: this.traceId, spanId: this.rootId });
     }
     if (record.retryOf !== undefined) attributes['mcp_tap.retry_of'] = this.spanIdFor(record.retryOf);
     // a request of a task (tasks/get, tasks/result, an elicitation inside it) nests under the call's span

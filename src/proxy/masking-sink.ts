@@ -18,12 +18,15 @@ export class MaskingSink implements RecordSink {
   ) {}
 
   write(text: string, body?: Buffer): boolean {
+    // HTTP mode installs the masker before it has learned anything: then it costs nothing
+    if (!this.masker.active) return this.inner.write(text, body);
     if (body === undefined) return this.inner.write(this.masker.maskLine(text));
     if (!this.masker.hitsText(text) && !this.masker.hitsBytes(body)) return this.inner.write(text, body);
     return this.inner.write(this.masker.maskLine(text + body.toString('utf8') + CLOSE));
   }
 
   writeRecord(record: LogRecord, body: Buffer): boolean {
+    if (!this.masker.active) return this.inner.writeRecord !== undefined ? this.inner.writeRecord(record, body) : this.inner.write(serializeHead(record), body);
     const head = serializeHead(record);
     if (!this.masker.hitsText(head) && !this.masker.hitsBytes(body)) {
       return this.inner.writeRecord !== undefined ? this.inner.writeRecord(record, body) : this.inner.write(head, body);
@@ -37,5 +40,10 @@ export class MaskingSink implements RecordSink {
 
   close(): Promise<void> | void {
     return this.inner.close();
+  }
+
+  lastLine(): Buffer | undefined {
+    // the inner sink's line is the masked one only when nothing was masked; taps then reuse it
+    return this.masker.active ? undefined : this.inner.lastLine?.();
   }
 }

@@ -19,6 +19,7 @@ export class MaskingTap implements RecordTap {
   }
 
   record(r: TappedRecord): void {
+    if (!this.masker.active) return this.inner.record(r);
     const hit = r.msgBytes !== undefined ? this.masker.hitsText(serializeHead(r.record)) || this.masker.hitsBytes(r.msgBytes) : this.masker.hitsText(serializeRecord(r.record, r.msgText));
     if (!hit) return this.inner.record(r);
     const line = r.msgBytes !== undefined ? `${serializeHead(r.record)}${r.msgBytes.toString('utf8')}}\n` : serializeRecord(r.record, r.msgText);

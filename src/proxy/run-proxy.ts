@@ -20,7 +20,7 @@ import { FileSink } from '../log/file-sink.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
-import type { RecordTap } from '../log/record-tap.js';
+import { openTaps } from './open-taps.js';
 import type { ShipTarget } from '../ship/ship-tap.js';
 
 export interface ProxyOptions {
@@ -63,28 +63,6 @@ export interface ProxyIO {
 export function signalExitCode(signal: NodeJS.Signals): number {
   const n = (osConstants.signals as Record<string, number>)[signal];
   return 128 + (n ?? 0);
-}
-
-/** The OTLP exporter and pino transports asked for; a sink that cannot start is reported and left out. */
-async function openTaps(opts: ProxyOptions, warn: (m: string) => void): Promise<RecordTap[]> {
-  const taps: RecordTap[] = [];
-  try {
-    await addTaps(opts, warn, taps);
-  } catch (err) {
-    warn(`cannot start the sinks beside the log (${err instanceof Error ? err.message : String(err)}); relaying without them`);
-  }
-  return taps;
-}
-
-async function addTaps(opts: ProxyOptions, warn: (m: string) => void, taps: RecordTap[]): Promise<void> {
-  if (opts.otlp !== undefined) {
-    const { openOtlpTap } = await import('../otlp/open-otlp-tap.js');
-    taps.push(openOtlpTap({ endpoint: opts.otlp, content: opts.otlpContent === true, serverName: opts.name, env: process.env, warn }));
-  }
-  if (opts.ship !== undefined && opts.ship.length > 0) {
-    const { openShipTaps } = await import('../ship/ship-tap.js');
-    taps.push(...(await openShipTaps(opts.ship, process.cwd(), warn)));
-  }
 }
 
 /** Runs the proxy until the server is gone; never rejects for anything the server does. */

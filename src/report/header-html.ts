@@ -2,6 +2,7 @@
  * The top of a session in the report: the same header and summary as the Markdown export (from
  * transcript/summary.ts), as static HTML so they read even without the script. Pure.
  */
+import type { ContextCost, DefinitionCost } from '../lens/context/context-cost.js';
 import type { PendingRequest } from '../log/record.js';
 import { formatMs } from '../transcript/format.js';
 import type { SessionHeader, SessionSummary } from '../transcript/summary.js';
@@ -55,8 +56,30 @@ function countCell(label: string, n: number, bad = false): string {
   return `<tr${bad && n > 0 ? ' class="bad"' : ''}><th scope="row">${label}</th><td>${n}</td></tr>`;
 }
 
-/** Header table and summary of one session. */
-export function renderHeaderHtml(s: SessionSummary): string {
+const tok = (n: number, est?: boolean): string => `${est ? '~' : ''}${n.toLocaleString('en-US')}`;
+
+/** What the session costs the model's context, as a table (the figures `stats` prints). */
+function contextTable(c: ContextCost): string {
+  const top = (items: readonly DefinitionCost[]) =>
+    [...items]
+      .sort((a, b) => b.tokens - a.tokens)
+      .slice(0, 5)
+      .map((d) => `${code(d.name)} ${tok(d.tokens, d.estimated)}`)
+      .join(', ');
+  const rows: Array<[string, string]> = [['Before the first message', `${tok(c.beforeFirstMessage)} tokens`]];
+  if (c.tools) rows.push([`Tool definitions (${c.tools.count})`, `${tok(c.tools.total.tokens, c.tools.total.estimated)} — most: ${top(c.tools.items) || DASH}`]);
+  if (c.instructions) rows.push(['Instructions', tok(c.instructions.tokens, c.instructions.estimated)]);
+  if (c.tools && c.neverCalled.length > 0) rows.push([`Never called (${c.neverCalled.length})`, `${tok(c.neverCalled.reduce((n, d) => n + d.tokens, 0))} — ${top(c.neverCalled)}`]);
+  if (c.results.count > 0) {
+    rows.push([`Tool results (${c.results.count})`, tok(c.results.tokens)]);
+    rows.push(['Largest results', c.largestResults.map((r) => `${seqLink(r.seq)} ${code(r.tool)} ${tok(r.tokens, r.estimated)}`).join(', ')]);
+  }
+  const body = rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${v}</td></tr>`).join('');
+  return `<table class="kv context"><caption>Context cost (tokens, ${escapeHtml(c.tokenizer)}; an estimate for other models)</caption><tbody>${body}</tbody></table>`;
+}
+
+/** Header table and summary of one session; with its context cost when the export measured it. */
+export function renderHeaderHtml(s: SessionSummary, context?: ContextCost): string {
   const out: string[] = [];
   out.push('<div class="head-grid"><table class="kv"><caption>Session</caption><tbody>');
   for (const [k, v] of headerRows(s.header)) out.push(`<tr><th scope="row">${k}</th><td>${v}</td></tr>`);
@@ -79,6 +102,7 @@ export function renderHeaderHtml(s: SessionSummary): string {
     '</tbody></table>',
   );
   out.push('<div class="lists">');
+  if (context) out.push(contextTable(context));
   if (s.lost > 0) out.push(`<p class="warn">The log could not keep ${s.lost} record(s) of this session.</p>`);
   if (s.slowest.length > 0) {
     out.push('<table class="slowest"><caption>Slowest calls</caption><thead><tr><th>#</th><th>Method</th><th>Target</th><th>Latency</th><th>Outcome</th></tr></thead><tbody>');

@@ -7,11 +7,13 @@
 import type { LogRecord } from '../log/record.js';
 import { sampleNotice, type SessionPlan } from '../transcript/sampling.js';
 import { groupSessions } from '../transcript/summary.js';
+import type { ContextCost } from '../lens/context/context-cost.js';
 import { renderHeaderHtml } from './header-html.js';
 import { buildSessionModel, type Bar, type SessionModel, type Tick } from './model.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_CSS } from './page-style.js';
 import { DEFAULT_BODY_LIMITS, encodeRow, type BodyLimits, type BodyMeter } from './rows.js';
+import { isQuietExchange } from '../log/http-records.js';
 import { escapeHtml, jsonForScript, visibleText } from './safe-json.js';
 
 export interface ReportOptions {
@@ -84,7 +86,7 @@ const FILTERS = `<div class="filters">
 <span class="count" id="f-count"></span>
 </div>`;
 
-function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: ReadonlyArray<string | undefined>): string {
+function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: ReadonlyArray<string | undefined>, contexts: ReadonlyArray<ContextCost | undefined> = []): string {
   const name = models.length === 1 ? models[0]!.name : `${models.length} sessions`;
   const title = models.length <= 1 ? `MCP session <code>${escapeHtml(visibleText(name))}</code>` : `MCP sessions (${models.length})`;
   const notice = opts.redacted
@@ -101,7 +103,7 @@ function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: 
       (m, i) =>
         `<section class="card session-head" data-session="${i}"${i > 0 ? ' hidden' : ''}>${
           models.length > 1 ? `<div class="card-head"><h2>Session ${i + 1} of ${models.length}: <code>${escapeHtml(visibleText(m.name))}</code></h2></div>` : ''
-        }${renderHeaderHtml(m.summary)}${notices[i] !== undefined ? `<p class="notice">${escapeHtml(notices[i]!)}</p>` : ''}</section>`,
+        }${renderHeaderHtml(m.summary, contexts[i])}${notices[i] !== undefined ? `<p class="notice">${escapeHtml(notices[i]!)}</p>` : ''}</section>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -157,12 +159,14 @@ export function* reportChunks(records: readonly LogRecord[], opts: ReportOptions
   const meter: BodyMeter = { used: 0, shortened: 0 };
   const plans = opts.plans ?? [];
   const notices: Array<string | undefined> = [];
-  const models = groupSessions(records).map((recs) => {
+  const contexts: Array<ContextCost | undefined> = [];
+  const models = groupSessions(records.filter((r) => !isQuietExchange(r))).map((recs) => {
     const plan = plans.find((p) => p.session === recs[0]?.session);
     notices.push(plan ? sampleNotice(plan, recs.length) : undefined);
+    contexts.push(plan?.context);
     return buildSessionModel(recs, plan?.summary);
   });
-  yield pageTop(models, opts, notices);
+  yield pageTop(models, opts, notices, contexts);
   yield `{"version":${jsonForScript(opts.exporterVersion)},"redacted":${opts.redacted},"sessions":[`;
   for (let i = 0; i < models.length; i++) {
     if (i > 0) yield ',';

@@ -31,6 +31,7 @@ export const NOTE_CODES = {
   'method-not-in-version': 'a method that is not part of the protocol version in use',
   'version-not-offered': 'a 2026-07-28 request with a protocol version the server does not list as supported',
   'missing-protocol-version': 'a 2026-07-28 request without _meta protocolVersion',
+  'header-mismatch': 'a 2026-07-28 HTTP request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or disagrees with its body',
   'batch-not-allowed': 'a JSON-RPC batch where the protocol version does not allow one',
   'empty-batch': 'an empty array `[]`',
   'pending-overflow': 'too many unanswered requests; the oldest is no longer tracked',
@@ -167,6 +168,12 @@ export const notes = {
     return {
       code: 'missing-protocol-version',
       text: 'request without params._meta["io.modelcontextprotocol/protocolVersion"]: required on every request since 2026-07-28',
+    };
+  },
+  headerMismatch(problems: readonly string[]): Note {
+    return {
+      code: 'header-mismatch',
+      text: `routing headers disagree with the body: ${problems.join('; ')} (a 2026-07-28 server must refuse this with 400 and -32020 HeaderMismatch)`,
     };
   },
   batchNotAllowed(version: string | undefined, hasInitialize: boolean): Note {

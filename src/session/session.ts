@@ -18,6 +18,7 @@ import { classify, type Classified } from '../protocol/classify.js';
 import { scanEnvelope } from '../protocol/envelope-scan.js';
 import { isObject, isRequestId, metaOf, type RequestId } from '../protocol/jsonrpc.js';
 import { batchAllowed, checkMethod, META, targetParam, UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/mcp.js';
+import { routingHeaderProblems, type RoutingHeaders } from '../protocol/routing-headers.js';
 import { Counts } from './counts.js';
 import { Exchanges } from './exchanges.js';
 import { notes } from './findings.js';
@@ -94,6 +95,8 @@ export class Session {
   private readonly overflowNoted: Record<Side, boolean> = { client: false, server: false };
   private lifecycleDue = false;
   private readonly counts = new Counts();
+  /** HTTP mode, 2026-07-28: the routing headers of the POST whose body is being analysed. */
+  private routing: RoutingHeaders | undefined;
 
   constructor(
     private readonly opts: SessionOptions,
@@ -108,6 +111,19 @@ export class Session {
       const call = task.call;
       if (call.token !== undefined) this.tokens[task.from].release(call.token, call);
     });
+  }
+
+  /**
+   * A client message that came with 2026-07-28 routing headers (HTTP mode): its requests are checked
+   * against them. The general path reads `_meta`, so the fast path is not taken.
+   */
+  onRoutedLine(line: Line, time: number, routing: RoutingHeaders): void {
+    this.routing = routing;
+    try {
+      this.onOtherLine('client', line, time);
+    } finally {
+      this.routing = undefined;
+    }
   }
 
   /** One line of the server's stdout or the client's stdin. */
@@ -408,6 +424,11 @@ export class Session {
     }
     const problem = checkMethod(version ?? lc.version, from, true, method);
     if (problem) addNote(t, problem);
+    if (this.routing !== undefined && from === 'client') {
+      const mv = meta?.[META.protocolVersion];
+      const wrong = routingHeaderProblems(this.routing, { method, name: t.target, protocolVersion: typeof mv === 'string' ? mv : undefined });
+      if (wrong.length > 0) addNote(t, notes.headerMismatch(wrong));
+    }
 
     if (c.id === undefined) {
       addNote(t, notes.nullIdRequest());

@@ -2,6 +2,7 @@
  * The conversation of one session in order, each request with the answers that pair with it, and the
  * server's stderr apart: the body of the Markdown and HTML exports. Pure.
  */
+import { isQuietExchange } from '../log/http-records.js';
 import type { LogRecord } from '../log/record.js';
 
 /** One step of the conversation. */
@@ -32,7 +33,7 @@ export function buildConversation(records: readonly LogRecord[]): Conversation {
         stderr.push(r);
         break;
       case 'event':
-        if (typeof r.event !== 'string' || !HEADER_EVENTS.has(r.event)) entries.push({ type: 'event', record: r });
+        if ((typeof r.event !== 'string' || !HEADER_EVENTS.has(r.event)) && !isQuietExchange(r)) entries.push({ type: 'event', record: r });
         break;
       case 'request': {
         const e = { type: 'exchange' as const, request: r, answers: [] as LogRecord[] };

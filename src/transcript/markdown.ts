@@ -3,8 +3,11 @@
  * the counts, the conversation with bodies folded away, and the server's stderr. Pure: records (already
  * redacted, or not) in, text out. Every wire string goes through md-escape.
  */
+import { authChainText, type AuthLink } from '../log/auth-chain.js';
+import type { ContextCost } from '../lens/context/context-cost.js';
 import type { BatchItem, LogRecord, Note, PendingRequest } from '../log/record.js';
 import { isRefusedProbeAnswer } from '../protocol/probe.js';
+import { contextLines, tokenizerNote } from './context-text.js';
 import { buildConversation, type Entry } from './conversation.js';
 import { formatBytes, formatMs, formatOffset } from './format.js';
 import { code, fence, html, prose, visibleJson } from './md-escape.js';
@@ -296,6 +299,12 @@ function describeEvent(r: LogRecord): string {
       return `the log could not be written${str(r['error']) ? `: ${code(str(r['error'])!)}` : ''}`;
     case 'spawn-error':
       return `the server could not be started${str(r['error']) ? `: ${code(str(r['error'])!)}` : ''}`;
+    case 'auth': {
+      const chain = Array.isArray(r['chain']) ? (r['chain'] as AuthLink[]) : [];
+      return `sign-in ${code(authChainText(chain, typeof r['omitted'] === 'number' ? r['omitted'] : 0))}${r['ok'] === true ? '' : ' (not accepted)'}`;
+    }
+    case 'exchange':
+      return `HTTP exchange: ${prose(str(r['notDecoded']) ?? str(r['error']) ?? (r['cut'] === true ? 'cut off' : ''))}`;
     default:
       return `event ${code(String(r.event ?? '?'))}`;
   }
@@ -321,6 +330,13 @@ function renderStderr(lines: readonly LogRecord[], total: number, ctx: Ctx, out:
   out.push(`${total} line${total === 1 ? '' : 's'}${sampled}, with the time since the session started.`, '', fence(shown.join('\n'), 'text'), '');
 }
 
+/** What the session costs the model's context: the lines stats prints, as a list. */
+function renderContext(c: ContextCost, ctx: Ctx, out: string[]): void {
+  out.push(`${ctx.h}# Context cost`, '');
+  for (const line of contextLines(c, (s) => code(s))) out.push(line.startsWith('  ') ? `  - ${line.trim()}` : `- ${line}`);
+  out.push('', `_${tokenizerNote(c)}._`, '');
+}
+
 /** One session, a piece at a time (each entry flushed as it is rendered, so the output is never one huge array). */
 function* renderSession(records: readonly LogRecord[], opts: Opts, h: string, title: string, out: string[]): Generator<string> {
   const plan = opts.plans.find((p) => p.session === records[0]?.session);
@@ -334,6 +350,7 @@ function* renderSession(records: readonly LogRecord[], opts: Opts, h: string, ti
   if (title) out.push(title, '');
   renderHeader(summary, out);
   renderSummary(summary, ctx, out);
+  if (plan?.context) renderContext(plan.context, ctx, out);
   const conv = buildConversation(records);
   out.push(`${h}# Conversation`, '');
   const notice = plan ? sampleNotice(plan, records.length) : undefined;

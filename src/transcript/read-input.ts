@@ -2,7 +2,10 @@
  * Where export and stats get their records: the named log (or the most recent one) and the chosen
  * session(s), through src/log/read-log.ts. Lines that are not records are counted and reported once; a
  * torn last line (a log cut inside a record, or one still being written) gets a warning of its own.
+ * Records carry the lenses' notes beside the analysis' own.
  */
+import type { LensKind } from '../lens/lens.js';
+import { lensStage } from '../lens/lenses.js';
 import { findLatestLog } from '../log/log-files.js';
 import { TORN_LAST_LINE, tornLastLineWarning } from '../log/read-log.js';
 import { readSession } from '../log/read-session.js';
@@ -22,6 +25,8 @@ export interface InputChoice {
   resolved?: boolean;
   /** Told the bytes read and records read so far (progress lines). */
   onProgress?: (bytes: number, records: number) => void;
+  /** The lenses whose notes the records get (default: every lens, src/lens/lenses.ts). */
+  lenses?: readonly LensKind[];
 }
 
 /** The path actually read (for messages) and its records, in file order. */
@@ -35,6 +40,7 @@ export async function openInput(choice: InputChoice): Promise<{ path: string; re
       ...(choice.needsBody ? { needsBody: choice.needsBody } : {}),
       ...(choice.resolved ? { resolved: true } : {}),
       ...(choice.onProgress ? { onProgress: choice.onProgress } : {}),
+      stage: lensStage(choice.lenses),
       onWarning: (w) => {
         if (w.warning === TORN_LAST_LINE) torn = w.line;
         else if (skipped++ === 0) firstWhy = `line ${w.line}: ${w.warning}`;

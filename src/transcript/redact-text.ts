@@ -3,6 +3,7 @@
  * known secret values. Pure; every match becomes `[REDACTED:<why>]`. Rules are matched on the original
  * text and overlapping matches resolved (earliest, then longest wins), so a marker is never re-matched.
  */
+import { HEADER_SHAPE, TOKEN_SHAPES, type SecretShape } from '../text/secret-shapes.js';
 
 /** A span of text to replace, and why. */
 interface Span {
@@ -30,66 +31,17 @@ export function isMarker(s: string): boolean {
   return MARKER_RE.test(s);
 }
 
-function whole(why: string): TextRule['pick'] {
-  return (m) => ({ start: m.index, end: m.index + m[0].length, why });
-}
-
-function group(n: number, why: string): TextRule['pick'] {
-  return (m) => {
-    const at = m.indices?.[n];
-    return at ? { start: at[0], end: at[1], why } : null;
-  };
-}
-
-/** Token shapes that are secret wherever they appear. */
-const SHAPES: TextRule[] = [
-  // PEM private key blocks; a block cut short (truncated copy, one stderr line) runs to the end of the text
-  {
-    re: /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END \1-----|$)/dg,
-    pick: whole('private-key'),
-  },
-  // JWT: three base64url segments, the first a JSON header (`{"` → eyJ)
-  { re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/dg, pick: whole('jwt') },
-  { re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{12,}/dg, pick: whole('anthropic-key') },
-  { re: /(?<![A-Za-z0-9_-])sk-(?!ant-)[A-Za-z0-9_-]{16,}/dg, pick: whole('openai-key') },
-  { re: /(?<![A-Za-z0-9_-])[rs]k_(?:live|test)_[A-Za-z0-9]{10,}/dg, pick: whole('stripe-key') },
-  { re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/dg, pick: whole('github-token') },
-  { re: /(?<![A-Za-z0-9_-])xox[abprse]-[A-Za-z0-9-]{10,}/dg, pick: whole('slack-token') },
-  { re: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/dg, pick: whole('aws-access-key') },
-  { re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}/dg, pick: whole('google-api-key') },
-  // scheme://user:password@host — the user part goes too (it is often a token itself)
-  {
-    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/([^\s/?#@:"'<>`]+:[^\s/?#@"'<>`]*)@/dg,
-    pick: group(1, 'url-credentials'),
-  },
-  // Bearer <token> (any case): the token only; "Bearer token" in prose is left alone (a token has a digit or is long)
-  {
-    re: /(?<![A-Za-z0-9])[Bb][Ee][Aa][Rr][Ee][Rr]\s+([A-Za-z0-9\-._~+/]+=*)/dg,
-    pick: (m) => {
-      const at = m.indices?.[1];
-      if (!at) return null;
-      let end = at[1];
-      while (end > at[0] && m.input[end - 1] === '.') end--;
-      const token = m.input.slice(at[0], end);
-      if (token.length < 8 || (!/\d/.test(token) && token.length < 20)) return null;
-      return { start: at[0], end, why: 'bearer-token' };
-    },
-  },
-];
-
-/** Header lines whose value is a credential: `Authorization: Basic …`, `Cookie: …`. */
-const HEADER: TextRule = {
-  re: /(?<![A-Za-z0-9-])(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)[ \t]*:[ \t]*([^\r\n"]+)/dgi,
+/** The shared token shapes (src/text/secret-shapes.ts) as text rules; their kind is the marker's why. */
+const asRule = (shape: SecretShape): TextRule => ({
+  re: shape.re,
   pick: (m) => {
-    const at = m.indices?.[2];
-    const name = m[1];
-    if (!at || name === undefined) return null;
-    let end = at[1];
-    while (end > at[0] && /[\s,;]/.test(m.input[end - 1]!)) end--;
-    if (end <= at[0]) return null;
-    return { start: at[0], end, why: `key:${name.toLowerCase()}` };
+    const s = shape.pick(m);
+    return s ? { start: s.start, end: s.end, why: s.kind } : null;
   },
-};
+});
+
+const SHAPES: TextRule[] = TOKEN_SHAPES.map(asRule);
+const HEADER: TextRule = asRule(HEADER_SHAPE);
 
 /** `name=value` (env, flags, query strings): the value, when the name names a secret. */
 const ASSIGNMENT: TextRule = {
@@ -149,18 +101,8 @@ function collect(text: string, rule: TextRule, isKey: (name: string) => boolean,
 
 // Cheap pre-checks: a rule whose trigger is absent cannot match, so most strings skip most regexes.
 const TRIGGERS: Array<[RegExp, TextRule]> = [
-  [/-----BEGIN/, SHAPES[0]!],
-  [/eyJ/, SHAPES[1]!],
-  [/sk-ant-/, SHAPES[2]!],
-  [/sk-/, SHAPES[3]!],
-  [/k_(?:live|test)_/, SHAPES[4]!],
-  [/gh[pousr]_|github_pat_/, SHAPES[5]!],
-  [/xox/, SHAPES[6]!],
-  [/AKIA|ASIA/, SHAPES[7]!],
-  [/AIza/, SHAPES[8]!],
-  [/:\/\//, SHAPES[9]!],
-  [/bearer/i, SHAPES[10]!],
-  [/:/, HEADER],
+  ...TOKEN_SHAPES.map((shape, i): [RegExp, TextRule] => [shape.trigger, SHAPES[i]!]),
+  [HEADER_SHAPE.trigger, HEADER],
   [/=/, ASSIGNMENT],
   [/:/, QUOTED_KEY],
 ];
@@ -170,7 +112,7 @@ export function redactText(text: string, r: TextRedactor): string {
   if (text.length < 4 || isMarker(text)) return text;
   const spans: Span[] = [];
   for (const [trigger, rule] of TRIGGERS) if (trigger.test(text)) collect(text, rule, r.isKey, spans);
-  for (const re of r.patterns) collect(text, { re, pick: whole('pattern') }, r.isKey, spans);
+  for (const re of r.patterns) collect(text, { re, pick: (m) => ({ start: m.index, end: m.index + m[0].length, why: 'pattern' }) }, r.isKey, spans);
   for (const { name, value } of r.values) {
     if (value.length === 0) continue;
     for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {

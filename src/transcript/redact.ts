@@ -4,9 +4,11 @@
  * Rules and their markers are listed in docs/export.md.
  */
 import type { LogRecord } from '../log/record.js';
+import { isSecretKey, norm } from '../text/secret-keys.js';
 import { afterPemClose, isMarker, marker, opensPemBlock, redactText, type TextRedactor } from './redact-text.js';
 
 export { marker, isMarker } from './redact-text.js';
+export { isSecretKey } from '../text/secret-keys.js';
 
 /** What to redact beyond the built-in rules. */
 export interface RedactOptions {
@@ -16,26 +18,6 @@ export interface RedactOptions {
   patterns?: readonly RegExp[];
   /** Known secret values, e.g. from the environment; each occurrence becomes `[REDACTED:env:<name>]`. */
   values?: readonly { name: string; value: string }[];
-}
-
-/** A key or flag name with case and separators removed: `API-Key`, `api_key`, `apiKey` → `apikey`. */
-function norm(name: string): string {
-  return name.toLowerCase().replace(/[-_.\s]/g, '');
-}
-
-const EXACT_KEYS = new Set(['authorization', 'proxyauthorization', 'auth', 'cookie', 'setcookie', 'passwd', 'password', 'secret', 'token']);
-const KEY_SUFFIXES = ['token', 'secret', 'password', 'passwd', 'apikey', 'privatekey', 'accesskey', 'secretkey', 'credential', 'credentials', 'cookie', 'authorization'];
-/** Keys that end like a secret but are protocol plumbing. */
-const NOT_SECRET_KEYS = new Set(['progresstoken']);
-
-/** True for a key whose value is a secret (issue rules: the listed names, `session…`, at any depth). */
-export function isSecretKey(name: string, extra: ReadonlySet<string> = new Set()): boolean {
-  const k = norm(name);
-  if (k.length === 0) return false;
-  if (extra.has(k)) return true;
-  if (NOT_SECRET_KEYS.has(k)) return false;
-  if (EXACT_KEYS.has(k) || k.startsWith('session')) return true;
-  return KEY_SUFFIXES.some((s) => k.endsWith(s));
 }
 
 const FLAG_WORDS = new Set([

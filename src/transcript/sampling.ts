@@ -7,6 +7,8 @@
  * mcp-tap's events. Summary numbers always come from the first pass, so they are the whole session's.
  * Pure: records in, decisions out.
  */
+import { ContextCostBuilder, type ContextCost } from '../lens/context/context-cost.js';
+import type { Tokenizer } from '../lens/context/tokenizer.js';
 import type { LogRecord } from '../log/record.js';
 import { notesOf, SummaryBuilder, type SessionSummary } from './summary.js';
 
@@ -23,6 +25,8 @@ export const MIDDLE_REQUESTS = 500;
 export interface SessionPlan {
   session: string;
   summary: SessionSummary;
+  /** What the whole session costs the model's context (when the planner was given a tokenizer). */
+  context?: ContextCost;
   records: number;
   /** Null: the session is shown whole. */
   sample: null | {
@@ -37,14 +41,23 @@ const isAnswer = (k: unknown): boolean => k === 'response' || k === 'error';
 
 /** First pass: the summary of each session and whether (and how) to sample it. */
 export class SamplePlanner {
-  private readonly sessions = new Map<string, { summary: SummaryBuilder; records: number; requests: number; bytes: number; calls: Set<number> }>();
+  private readonly sessions = new Map<string, { summary: SummaryBuilder; context?: ContextCostBuilder; records: number; requests: number; bytes: number; calls: Set<number> }>();
 
-  constructor(private readonly whole = false) {}
+  /** `tokenizer`: also fold each session's context cost (read the bodies contextNeedsBody names). */
+  constructor(
+    private readonly whole = false,
+    private readonly tokenizer?: Tokenizer,
+  ) {}
 
   add(r: LogRecord): void {
     let s = this.sessions.get(r.session);
-    if (!s) this.sessions.set(r.session, (s = { summary: new SummaryBuilder(), records: 0, requests: 0, bytes: 0, calls: new Set() }));
+    if (!s) {
+      s = { summary: new SummaryBuilder(), records: 0, requests: 0, bytes: 0, calls: new Set() };
+      if (this.tokenizer) s.context = new ContextCostBuilder(r.session, this.tokenizer);
+      this.sessions.set(r.session, s);
+    }
     s.summary.add(r);
+    s.context?.add(r);
     s.records++;
     if (typeof r.bytes === 'number') s.bytes += r.bytes;
     if (r.kind === 'request') s.requests++;
@@ -60,10 +73,11 @@ export class SamplePlanner {
   finish(): SessionPlan[] {
     return [...this.sessions].map(([session, s]) => {
       const summary = s.summary.finish();
+      const context = s.context ? { context: s.context.finish() } : {};
       const big = s.records > SAMPLE_ABOVE || s.bytes > WHOLE_BYTES;
-      if (this.whole || !big) return { session, summary, records: s.records, sample: null };
+      if (this.whole || !big) return { session, summary, ...context, records: s.records, sample: null };
       for (const c of summary.slowest) s.calls.add(c.reqSeq ?? c.seq);
-      return { session, summary, records: s.records, sample: { every: Math.max(1, Math.ceil(s.requests / MIDDLE_REQUESTS)), calls: s.calls } };
+      return { session, summary, ...context, records: s.records, sample: { every: Math.max(1, Math.ceil(s.requests / MIDDLE_REQUESTS)), calls: s.calls } };
     });
   }
 }

@@ -3,6 +3,9 @@
  * resources): the whole session when it is short, else a sample of it (sampling.ts) with the summary of
  * the whole. Three bounded passes over the log: which session, its summary and plan, the records to show.
  */
+import { contextNeedsBody } from '../lens/context/context-cost.js';
+import type { Tokenizer } from '../lens/context/tokenizer.js';
+import { lensStage } from '../lens/lenses.js';
 import { readSession, resolveSession } from '../log/read-session.js';
 import type { LogRecord } from '../log/record.js';
 import { openInput } from './read-input.js';
@@ -15,6 +18,8 @@ export interface PageInput {
   session: string;
   /** Every record, also of a long session (no sampling). */
   full: boolean;
+  /** Also fold each session's context cost into its plan (the header shows it). */
+  tokenizer?: Tokenizer;
   /** A fresh redactor per pass (its state spans records), or null for none. */
   redactor: () => RecordRedactor | null;
   warn: (message: string) => void;
@@ -26,10 +31,12 @@ export async function sessionPageRecords(path: string, input: PageInput): Promis
   const ids = (await resolveSession(path, input.session)).map((s) => s.id);
   const one = input.session !== 'all';
   const progress = input.onProgress ? { onProgress: input.onProgress } : {};
-  // pass 1: summaries (of redacted records: the header shows command lines and client info)
-  const planner = new SamplePlanner(input.full);
+  // pass 1: summaries (of redacted records: the header shows command lines and client info), with the lenses' notes
+  const planner = new SamplePlanner(input.full, input.tokenizer);
   const r1 = input.redactor();
-  for await (const r of readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody: summaryNeedsBody, ...progress })) planner.add(r1 ? r1.next(r) : r);
+  const cost = input.tokenizer !== undefined;
+  const needsBody = (h: LogRecord) => summaryNeedsBody(h) || (cost && contextNeedsBody(h));
+  for await (const r of readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody, ...progress, stage: lensStage() })) planner.add(r1 ? r1.next(r) : r);
   const plans = planner.finish();
   // pass 2: the records to show, bodies parsed only for them; stderr always goes through the redactor (its state spans lines)
   const selector = new SampleSelector(plans);

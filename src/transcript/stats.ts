@@ -5,7 +5,10 @@
  * Percentiles use the nearest-rank method: with the n latencies sorted ascending, the p-th percentile
  * is the value at rank ⌈p/100 × n⌉ (1-based). It is always one of the observed latencies.
  */
+import { ContextCosts, type ContextCost } from '../lens/context/context-cost.js';
+import type { Tokenizer } from '../lens/context/tokenizer.js';
 import { isRefusedProbeAnswer } from '../protocol/probe.js';
+import { contextLines, tokenizerNote } from './context-text.js';
 import type { LogRecord, PendingRequest } from '../log/record.js';
 import { TaskCalls, taskFacts, type TaskFacts } from '../log/task-records.js';
 import { formatBytes, formatMs } from './format.js';
@@ -72,6 +75,8 @@ export interface Stats {
   /** Answers that pair with no request (their method unknown to the log). */
   unpairedAnswers: number;
   totals: { records: number; messages: number; invalid: number; stderr: number; bytesIn: number; bytesOut: number };
+  /** What each session costs the model's context (when stats was given a tokenizer). */
+  context?: ContextCost[];
 }
 
 interface Acc {
@@ -147,9 +152,16 @@ export class StatsBuilder {
   private readonly totals = { records: 0, messages: 0, invalid: 0, stderr: 0, bytesIn: 0, bytesOut: 0 };
   private unpairedAnswers = 0;
   private readonly taskCalls = new TaskCalls<TaskCall>();
+  private readonly context?: ContextCosts;
+
+  /** With a tokenizer, stats also folds the context cost of each session. */
+  constructor(opts: { tokenizer?: Tokenizer } = {}) {
+    if (opts.tokenizer) this.context = new ContextCosts(opts.tokenizer);
+  }
 
   add(record: LogRecord): void {
     const r = saneRecord(record);
+    this.context?.add(r);
     const key = typeof r.session === 'string' ? r.session : '';
     let s = this.sessions.get(key);
     if (!s) this.sessions.set(key, (s = new SummaryBuilder(0)));
@@ -181,6 +193,7 @@ export class StatsBuilder {
       findings: [...findings].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
       unpairedAnswers: this.unpairedAnswers,
       totals: { ...this.totals },
+      ...(this.context ? { context: this.context.finish() } : {}),
     };
   }
 
@@ -345,6 +358,12 @@ export function renderTextStats(st: Stats, clean: (s: string) => string = (s) =>
   const refused = st.methods.reduce((n, m) => n + m.refused, 0);
   if (refused > 0) out.push(`refused discovery probes: ${refused} (server/discover refused by an older server; the client falls back to initialize — not errors)`);
   if (st.unpairedAnswers > 0) out.push(`answers that pair with no request: ${st.unpairedAnswers}`);
+  const ctx = st.context ?? [];
+  for (const c of ctx) {
+    out.push('', ctx.length > 1 ? `context cost, session ${clean(c.session)}:` : 'context cost:');
+    out.push(...contextLines(c, clean).map((l) => `  ${l}`));
+  }
   out.push('', 'latency percentiles: nearest rank over answered requests; in/out: bytes received/sent by the server');
+  if (ctx[0]) out.push(tokenizerNote(ctx[0]));
   return `${out.join('\n')}\n`;
 }

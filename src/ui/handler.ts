@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import type { RedactOptions } from '../transcript/redact.js';
 import { checkRequest, cookieName } from './guard.js';
 import type { BodyAnswer, LiveEvent } from './live-row.js';
+import type { LensKind } from '../lens/lens.js';
 import { findRecord, sessionRowLines } from './read-session.js';
 
 /** What the handler needs of the log watch. */
@@ -24,6 +25,8 @@ export interface UiHandlerOptions {
   /** The page and the Content-Security-Policy that lets exactly its inline script and style run. */
   page: { html: string; csp: string };
   redact?: RedactOptions;
+  /** The lenses whose notes rows and bodies carry (default: every lens, src/lens/lenses.ts). */
+  lenses?: readonly LensKind[];
   /** Comment lines on the event stream keep proxies and browsers from giving up on it; default 15 s. */
   heartbeatMs?: number;
 }
@@ -129,14 +132,14 @@ export function makeUiHandler(opts: UiHandlerOptions): (req: Request) => Promise
         case '/api/rows': {
           const t = target(url, opts.watch);
           if (!t) return text(404, 'no such log');
-          return new Response(streamOf(sessionRowLines(t.path, t.session, opts.redact)), { status: 200, headers: headers(API_CSP, 'application/x-ndjson; charset=utf-8') });
+          return new Response(streamOf(sessionRowLines(t.path, t.session, opts.redact, opts.lenses)), { status: 200, headers: headers(API_CSP, 'application/x-ndjson; charset=utf-8') });
         }
         case '/api/body': {
           const t = target(url, opts.watch);
           const seq = Number(url.searchParams.get('seq'));
           if (!t || !Number.isInteger(seq)) return text(404, 'no such record');
           const reveal = url.searchParams.get('reveal') === '1';
-          const record = await findRecord(t.path, t.session, seq, reveal, opts.redact);
+          const record = await findRecord(t.path, t.session, seq, reveal, opts.redact, opts.lenses);
           if (record === undefined) return text(404, 'no such record');
           const answer: BodyAnswer = { redacted: !reveal, record };
           return json(answer);

@@ -68,6 +68,8 @@ export interface SessionCard {
   findings: number;
   /** Latencies of the latest answers (ms), oldest first, for the sparkline. */
   latency: number[];
+  /** Tokens (o200k_base) before the first message — tool definitions and instructions — and of the tool results so far. */
+  tokens?: { context: number; results: number };
 }
 
 /** What the event stream carries. */

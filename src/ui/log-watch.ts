@@ -6,7 +6,10 @@
  */
 import { setMaxListeners } from 'node:events';
 import { basename, resolve } from 'node:path';
+import type { LensKind } from '../lens/lens.js';
+import { lensStage } from '../lens/lenses.js';
 import { followFile } from '../log/follow.js';
+import type { Tokenizer } from '../lens/context/tokenizer.js';
 import type { LogRecord } from '../log/record.js';
 import { watchLogDir } from '../log/watch-dir.js';
 import type { RedactOptions } from '../transcript/redact.js';
@@ -14,6 +17,7 @@ import { parseLogLine } from '../view/tail-run.js';
 import type { LiveEvent, LiveRow } from './live-row.js';
 import { SessionCards } from './session-cards.js';
 import { toLiveRow } from './to-row.js';
+import { isQuietExchange } from '../log/http-records.js';
 
 export interface LogWatchOptions {
   /** The log directory to watch (new logs are picked up); undefined: only `files`. */
@@ -24,6 +28,10 @@ export interface LogWatchOptions {
   pollMs?: number;
   /** How often batched increments go out (ms); default 100. */
   flushMs?: number;
+  /** The lenses whose notes cards and rows count and show (default: every lens, src/lens/lenses.ts). */
+  lenses?: readonly LensKind[];
+  /** Counts the tokens cards show (context before the first message, results); none: cards carry no tokens. */
+  tokenizer?: Tokenizer;
   signal: AbortSignal;
 }
 
@@ -32,13 +40,14 @@ type Listener = (ev: LiveEvent) => void;
 export class LogWatch {
   /** Index → absolute path: the only files the UI reads. */
   readonly logs: string[] = [];
-  private readonly cards = new SessionCards();
+  private readonly cards: SessionCards;
   private readonly listeners = new Set<Listener>();
   private pendingRows = new Map<string, { log: number; session: string; rows: LiveRow[] }>();
   private timer: NodeJS.Timeout | null = null;
   private readonly problems: string[] = [];
 
   constructor(private readonly opts: LogWatchOptions) {
+    this.cards = new SessionCards(opts.tokenizer);
     // one abort listener per followed log: many logs are expected, not a leak
     setMaxListeners(0, opts.signal);
   }
@@ -94,6 +103,8 @@ export class LogWatch {
     this.logs.push(path);
     const file = basename(path);
     let live = late;
+    // the lenses run here, in the UI's process: never on the relay's
+    let stage = lensStage(this.opts.lenses);
     return new Promise<void>((caughtUp) => {
       followFile(
         { path, signal: this.opts.signal, pollMs: this.opts.pollMs },
@@ -101,7 +112,10 @@ export class LogWatch {
           line: (text) => {
             const r = parseLogLine(text);
             if (r === null || typeof r === 'string') return;
-            this.record(log, file, r, live);
+            this.record(log, file, stage.apply(r), live);
+          },
+          reset: () => {
+            stage = lensStage(this.opts.lenses);
           },
           caughtUp: () => {
             live = true;
@@ -117,7 +131,7 @@ export class LogWatch {
 
   private record(log: number, file: string, r: LogRecord, live: boolean): void {
     this.cards.add(log, file, r);
-    if (!live || this.listeners.size === 0) return;
+    if (!live || this.listeners.size === 0 || isQuietExchange(r)) return;
     const key = `${log}\u0000${r.session}`;
     let batch = this.pendingRows.get(key);
     if (!batch) {

@@ -2,18 +2,23 @@
  * What the page asks of one session on demand: its rows so far (history, then the event stream carries
  * the rest), and one record's body, redacted exactly as export redacts it unless the person asked to
  * reveal it. Both read the log through read-log, streaming: nothing of a session is kept in memory.
+ * Both carry the lenses' notes.
  */
+import type { LensKind } from '../lens/lens.js';
+import { lensStage } from '../lens/lenses.js';
 import { readRecords } from '../log/read-log.js';
+import { onlySession } from '../log/read-session.js';
 import type { LogRecord } from '../log/record.js';
 import { RecordRedactor, type RedactOptions } from '../transcript/redact.js';
 import type { LiveRow } from './live-row.js';
 import { toLiveRow } from './to-row.js';
+import { isQuietExchange } from '../log/http-records.js';
 
 /** The rows of `session` in `path`, as JSON lines, a batch at a time. */
-export async function* sessionRowLines(path: string, session: string, redact?: RedactOptions): AsyncGenerator<string> {
+export async function* sessionRowLines(path: string, session: string, redact?: RedactOptions, lenses?: readonly LensKind[]): AsyncGenerator<string> {
   let batch: string[] = [];
-  for await (const item of readRecords(path)) {
-    if (!('record' in item) || item.record.session !== session) continue;
+  for await (const item of readRecords(path, { stage: onlySession(lensStage(lenses), session) })) {
+    if (!('record' in item) || item.record.session !== session || isQuietExchange(item.record)) continue;
     const row: LiveRow = toLiveRow(item.record, redact);
     batch.push(JSON.stringify(row));
     if (batch.length >= 1000) {
@@ -28,9 +33,17 @@ export async function* sessionRowLines(path: string, session: string, redact?: R
  * Record `seq` of `session`; redacted unless `reveal`. The redactor sees the session's raw lines before it
  * in order, as export's does, so a private key printed over several stderr lines is redacted the same.
  */
-export async function findRecord(path: string, session: string, seq: number, reveal: boolean, redact?: RedactOptions): Promise<LogRecord | undefined> {
+export async function findRecord(
+  path: string,
+  session: string,
+  seq: number,
+  reveal: boolean,
+  redact?: RedactOptions,
+  lenses?: readonly LensKind[],
+): Promise<LogRecord | undefined> {
   const redactor = reveal ? null : new RecordRedactor(redact);
-  for await (const item of readRecords(path)) {
+  // the lenses see the session's records before it in order, as every other reader's do
+  for await (const item of readRecords(path, { stage: onlySession(lensStage(lenses), session) })) {
     if (!('record' in item)) continue;
     const r = item.record;
     if (r.session !== session) continue;

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { loadTokenizer } from '../lens/context/tokenizer.js';
 import type { RedactOptions } from '../transcript/redact.js';
 import { makeUiHandler } from './handler.js';
 import { LogWatch } from './log-watch.js';
@@ -45,7 +46,7 @@ function openBrowser(url: string, warn: (m: string) => void): void {
 /** Serves the UI until `io.signal` aborts. */
 export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
   const token = randomBytes(24).toString('base64url');
-  const watch = new LogWatch({ dir: opts.dir, files: opts.files, redact: opts.redact, pollMs: opts.pollMs, signal: io.signal });
+  const watch = new LogWatch({ dir: opts.dir, files: opts.files, redact: opts.redact, pollMs: opts.pollMs, tokenizer: await loadTokenizer(), signal: io.signal });
   const page = livePage(opts.script, opts.version);
   const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact }));
   try {

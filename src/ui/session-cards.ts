@@ -3,6 +3,8 @@
  * session list shows. Pure and bounded: a card keeps counts and the last LATENCY_POINTS latencies, never
  * records.
  */
+import { ContextCostBuilder, contextNeedsBody } from '../lens/context/context-cost.js';
+import type { Tokenizer } from '../lens/context/tokenizer.js';
 import type { LogRecord } from '../log/record.js';
 import { isProblem } from '../view/filters.js';
 import type { SessionCard } from './live-row.js';
@@ -15,6 +17,10 @@ export class SessionCards {
   /** The newest session of each log: an earlier one without an end record has died. */
   private readonly newest = new Map<number, SessionCard>();
   private readonly changed = new Set<SessionCard>();
+  /** Per card, its context-cost fold (with a tokenizer); dropped when the session ends. */
+  private readonly costs = new Map<SessionCard, ContextCostBuilder>();
+
+  constructor(private readonly tokenizer?: Tokenizer) {}
 
   /** Folds one record of log `log` (whose file name is `file`) in. */
   add(log: number, file: string, r: LogRecord): void {
@@ -31,7 +37,23 @@ export class SessionCards {
       this.newest.set(log, c);
     }
     this.fold(c, r);
+    if (this.tokenizer) this.cost(c, r, this.tokenizer);
     this.changed.add(c);
+  }
+
+  /** Folds the record into the card's context cost; the card shows the totals. */
+  private cost(c: SessionCard, r: LogRecord, tokenizer: Tokenizer): void {
+    const relevant = contextNeedsBody(r) || (r.kind === 'request' && r.method === 'tools/call');
+    if (relevant) {
+      let b = this.costs.get(c);
+      if (!b) this.costs.set(c, (b = new ContextCostBuilder(r.session, tokenizer)));
+      b.add(r);
+      if (contextNeedsBody(r)) {
+        const t = b.totals();
+        c.tokens = { context: t.beforeFirstMessage, results: t.resultTokens };
+      }
+    }
+    if (r.kind === 'event' && r.event === 'end') this.costs.delete(c);
   }
 
   private fold(c: SessionCard, r: LogRecord): void {
@@ -75,5 +97,5 @@ export class SessionCards {
 }
 
 function copy(c: SessionCard): SessionCard {
-  return { ...c, latency: [...c.latency] };
+  return { ...c, latency: [...c.latency], ...(c.tokens ? { tokens: { ...c.tokens } } : {}) };
 }

@@ -3,6 +3,7 @@
  * id) redacted with the same rules as export. Pure.
  */
 import type { LogRecord } from '../log/record.js';
+import { authChainText, type AuthLink } from '../log/auth-chain.js';
 import { flagsOf } from '../report/rows.js';
 import { redactString, type RedactOptions } from '../transcript/redact.js';
 import type { LiveRow } from './live-row.js';
@@ -42,6 +43,14 @@ function eventFact(r: LogRecord): string | undefined {
       return typeof r['signal'] === 'string' ? r['signal'] : undefined;
     case 'end':
       return typeof r['pendingCount'] === 'number' ? `${r['pendingCount']} unanswered` : undefined;
+    case 'auth': {
+      // the chain in mcp-tap's words only (steps and statuses); paths and parameters stay in the body
+      const chain = Array.isArray(r['chain']) ? (r['chain'] as Array<Record<string, unknown>>) : [];
+      const steps = chain.map((l) => ({ step: String(l['step']) as AuthLink['step'], status: typeof l['status'] === 'number' ? l['status'] : 0, path: '', ms: 0 }));
+      return `${authChainText(steps, typeof r['omitted'] === 'number' ? r['omitted'] : 0)}${r['ok'] === true ? '' : ' (not accepted)'}`;
+    }
+    case 'session-id':
+      return r['reason'] === 'reconnect' ? 'new session id after the last expired' : 'session id re-issued';
     default:
       return undefined;
   }

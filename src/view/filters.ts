@@ -6,6 +6,7 @@ import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import { UsageError } from '../errors.js';
 import type { BatchItem, Kind, LogRecord } from '../log/record.js';
 import { asObject } from './format.js';
+import { isQuietExchange } from '../log/http-records.js';
 
 export interface FilterOptions {
   /** Method globs: `*` any run of characters (also `/`), `?` one character; comma-separated or repeated. */
@@ -22,6 +23,8 @@ export interface FilterOptions {
   slow?: number;
   /** Let session start/end separators through whatever the other filters say (the human view). */
   keepSeparators?: boolean;
+  /** Leave out HTTP `exchange` records that say nothing the messages do not (the human view). */
+  hideQuietExchanges?: boolean;
 }
 
 export type RecordFilter = (r: LogRecord) => boolean;
@@ -109,6 +112,7 @@ export function buildFilter(opts: FilterOptions): RecordFilter {
       return ms >= slow;
     });
   }
+  if (opts.hideQuietExchanges === true) tests.push((r) => !isQuietExchange(r));
   const keep = opts.keepSeparators === true;
   if (tests.length === 0) return () => true;
   return (r) => (keep && isSeparator(r)) || tests.every((t) => t(r));
@@ -119,7 +123,7 @@ export function isSeparator(r: LogRecord): boolean {
   return r.kind === 'event' && (r.event === 'start' || r.event === 'end');
 }
 
-const PROBLEM_EVENTS = new Set(['spawn-error', 'gap', 'log-error', 'kill', 'sink-gap']);
+const PROBLEM_EVENTS = new Set(['spawn-error', 'gap', 'log-error', 'kill', 'sink-gap', 'upstream-error']);
 
 /** What `--errors` keeps: error answers, isError results, findings, invalid lines and failure events. */
 export function isProblem(r: LogRecord): boolean {
@@ -139,6 +143,7 @@ export function isProblem(r: LogRecord): boolean {
     if (typeof r.event === 'string' && PROBLEM_EVENTS.has(r.event)) return true;
     if (r.event === 'exit' && ((typeof r.code === 'number' && r.code !== 0) || typeof r.signal === 'string')) return true;
     if (r.event === 'end' && Array.isArray(r.pending) && r.pending.length > 0) return true;
+    if (r.event === 'auth' && r['ok'] !== true) return true;
   }
   return false;
 }

@@ -13,6 +13,7 @@ import { renderBody } from './render-body.js';
 import { batchItemText, extraFields, ID_MAX, KIND_LABEL } from './record-parts.js';
 import type { SessionInfo } from './session-context.js';
 import { wireId, wireText } from './wire-text.js';
+import { httpEventText } from './http-event-text.js';
 
 export interface RenderOptions {
   /** true/false, or an explicit chalk level (0–3). */
@@ -376,7 +377,10 @@ function eventText(r: LogRecord, ctx: Ctx, max: number): Seg[] {
     case 'http':
     case 'refused':
     case 'upstream-error':
-      return httpEventText(r, ev, ctx, max);
+    case 'exchange':
+    case 'auth':
+    case 'session-id':
+      return httpEventText(r, ev, c, max);
     case 'sink-gap':
       return [[`${typeof r.lost === 'number' ? r.lost : '?'} lost by ${t(r.sink, 60)}${r.reason !== undefined ? ` (${t(r.reason, 40)})` : ''}; the log is complete`, c.yellow]];
     default: {
@@ -386,25 +390,6 @@ function eventText(r: LogRecord, ctx: Ctx, max: number): Seg[] {
       return [[name, c.gray], [json, c.gray]];
     }
   }
-}
-
-/** HTTP mode's events: `POST /mcp 202`, `GET /mcp 200 stream closed`, `refused POST /mcp: …`. */
-function httpEventText(r: LogRecord, ev: string, ctx: Ctx, max: number): Seg[] {
-  const { c } = ctx;
-  const h = asObject(r['http']) ?? {};
-  const status = typeof h['status'] === 'number' ? h['status'] : undefined;
-  const head = `${wireText(h['method'] ?? '?', 10)} ${wireText(h['path'] ?? '?', 60)}${status !== undefined ? ` ${status}` : ''}`;
-  if (ev === 'refused') return [[shorten(`refused ${head}: ${wireText(r['reason'], max)}`, max), c.yellow]];
-  if (ev === 'upstream-error') return [[shorten(`${head}: ${wireText(r['error'], max)}`, max), c.red]];
-  const more: string[] = [];
-  if (typeof h['stream'] === 'string' && h['method'] === 'GET') more.push(r['closed'] === true ? 'stream closed' : 'stream open');
-  if (typeof h['eventId'] === 'string') more.push(`Last-Event-ID ${wireText(h['eventId'], 40)}`);
-  if (typeof r['resumes'] === 'number') more.push(`resumes after #${r['resumes']}`);
-  if (r['endpoint'] !== undefined) more.push(`endpoint ${wireText(r['endpoint'], 60)}`);
-  if (r['challenge'] !== undefined) more.push(`challenge ${wireText(r['challenge'], 80)}`);
-  if (r['error'] !== undefined) more.push(wireText(r['error'], 80));
-  const text = more.length > 0 ? `${head} · ${more.join(' · ')}` : head;
-  return [[shorten(text, max), status !== undefined && status >= 400 ? c.yellow : c.gray]];
 }
 
 /** `exit code 0`, `killed by SIGTERM`, as the separators and exit events say it. */

@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import { InputError } from '../errors.js';
 import { followFile } from '../log/follow.js';
+import { lensStage } from '../lens/lenses.js';
 import { listLogs } from '../log/log-files.js';
 import type { LogRecord } from '../log/record.js';
 import { watchLogDir } from '../log/watch-dir.js';
@@ -50,7 +51,7 @@ export function withServerColumn(server: string, text: string, paint: (s: string
 /** Runs tail over every log of `dir` until the signal aborts (with follow) or the logs are read (without). */
 export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo): Promise<void> {
   if (io.signal) setMaxListeners(0, io.signal); // one abort listener per followed log
-  const filter = buildFilter({ ...opts.filter, keepSeparators: !opts.json });
+  const filter = buildFilter({ ...opts.filter, keepSeparators: !opts.json, hideQuietExchanges: !opts.json });
   const chalk = makeChalk(opts.color);
   const width = opts.width !== undefined ? Math.max(41, opts.width - SERVER_W - 1) : undefined;
   const history = opts.lines ?? 20;
@@ -85,12 +86,14 @@ export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo):
     let items = 0;
     let caught: () => void = () => {};
     reading.push(new Promise<void>((resolve) => (caught = resolve)));
+    let stage = lensStage(opts.lenses);
     const run = followFile(
       { path, signal: io.signal, pollMs: opts.pollMs, once: !opts.follow },
       {
         line: (text) => {
-          const r = parseLogLine(text);
-          if (r === null || typeof r === 'string') return;
+          const parsed = parseLogLine(text);
+          if (parsed === null || typeof parsed === 'string') return;
+          const r = stage.apply(parsed);
           if (!ringDone) {
             if (r.session !== session) {
               session = r.session;
@@ -117,6 +120,9 @@ export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo):
           held.push(...ring);
           ring = [];
           caught();
+        },
+        reset: () => {
+          stage = lensStage(opts.lenses);
         },
       },
     ).catch((err: unknown) => {

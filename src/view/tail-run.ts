@@ -6,6 +6,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import type { LensKind } from '../lens/lens.js';
+import { lensStage } from '../lens/lenses.js';
 import { followFile } from '../log/follow.js';
 import { offsetOfLastLines } from '../log/last-lines.js';
 import { lineNeedsBody } from './tail-body.js';
@@ -40,6 +42,8 @@ export interface TailRunOptions {
   redact?: (r: LogRecord) => LogRecord;
   /** Follow polling interval (ms). */
   pollMs?: number;
+  /** The lenses whose notes records get (default: every lens, src/lens/lenses.ts). */
+  lenses?: readonly LensKind[];
 }
 
 export interface TailIo {
@@ -56,7 +60,7 @@ export interface TailIo {
 export async function runTail(opts: TailRunOptions, io: TailIo): Promise<void> {
   const path = await pickLog(opts.file, io.env ?? process.env);
   const fmt = new TailFormatter({
-    filter: buildFilter({ ...opts.filter, keepSeparators: !opts.json }),
+    filter: buildFilter({ ...opts.filter, keepSeparators: !opts.json, hideQuietExchanges: !opts.json }),
     json: opts.json,
     color: opts.color,
     full: opts.full,
@@ -152,7 +156,7 @@ async function printTail(
   const ring = opts.lines !== undefined ? new Ring<() => string>(opts.lines, filtering) : null;
   const gate = new SeparatorGate();
   const needsBody = bodyRule(opts);
-  for await (const r of readSession(path, opts.session, { onWarning, ...(needsBody ? { needsBody } : {}) })) {
+  for await (const r of readSession(path, opts.session, { onWarning, stage: lensStage(opts.lenses), ...(needsBody ? { needsBody } : {}) })) {
     if (io.signal?.aborted) return;
     const later = prepare(r);
     if (later === null) continue;
@@ -196,7 +200,8 @@ async function historyStart(
     let items = 0;
     const warnings: WarningItem[] = [];
     const needsBody = bodyRule(opts);
-    for await (const item of readRecords(path, { start: offset, ...(needsBody ? { needsBody } : {}) })) {
+    // a fresh stage per region: the lenses see each record once, in order
+    for await (const item of readRecords(path, { start: offset, stage: lensStage(opts.lenses), ...(needsBody ? { needsBody } : {}) })) {
       if (!('record' in item)) {
         warnings.push(item);
         continue;
@@ -228,20 +233,22 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
   const gate = new SeparatorGate();
   let lineNo = 0;
   let warnings = 0;
+  let stage = lensStage(opts.lenses);
   const name = escapeControl(path);
   await followFile(
     { path, signal: io.signal, pollMs: opts.pollMs, ...(startAt !== null ? { startAt: startAt.offset } : {}) },
     {
       line: (text) => {
         lineNo++;
-        const parsed = parseLogLine(text);
-        if (parsed === null) return;
-        if (typeof parsed === 'string') {
+        const line = parseLogLine(text);
+        if (line === null) return;
+        if (typeof line === 'string') {
           warnings++;
-          if (warnings <= MAX_WARNINGS) io.warn(`${name}:${lineNo}: ${parsed}`);
+          if (warnings <= MAX_WARNINGS) io.warn(`${name}:${lineNo}: ${line}`);
           else if (warnings === MAX_WARNINGS + 1) io.warn(`${name}: more lines that are not records; not reporting them`);
           return;
         }
+        const parsed = stage.apply(line);
         const out = selector.add(parsed, prepare(parsed));
         const shown = out === null || opts.json || !filtering ? out : gate.pass(parsed, out);
         if (shown !== null) void io.write(shown);
@@ -252,6 +259,7 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
       },
       reset: (why) => {
         lineNo = 0;
+        stage = lensStage(opts.lenses);
         io.warn(why === 'truncated' ? `${name} was truncated; reading it from the start` : `${name} was replaced (rotated?); reading the new file from the start`);
       },
       dropped: (why, bytes) => {

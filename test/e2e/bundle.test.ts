@@ -1,7 +1,7 @@
 /**
  * The built CLI is an esbuild bundle with code splitting: proxy mode loads the relay and nothing a
- * subcommand needs (no commander, ajv, SDK, and no pino unless --debug), and `tail` does not load the
- * relay. Checked by recording every module node loads, then looking for each library in their source.
+ * subcommand needs (no commander, ajv, SDK, no tokenizer, and no pino unless --debug), `tail` does not
+ * load the relay, and only readers that show token figures load the tokenizer. Checked by recording every module node loads, then looking for each library in their source.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ const MARKERS = {
   execa: 'forceKillAfterDelay',
   relay: 'mcp-tap-watchdog',
 } as const;
-type Library = keyof typeof MARKERS;
+type Library = keyof typeof MARKERS | 'tokenizer';
 
 /** The libraries whose code the program loaded, run with `args` and `input` on stdin. */
 function loadedLibraries(args: string[], input = ''): Set<Library> {
@@ -34,8 +34,9 @@ function loadedLibraries(args: string[], input = ''): Set<Library> {
   expect(urls.length).toBeGreaterThan(0);
   const source = urls.map((u) => readFileSync(fileURLToPath(u), 'utf8')).join('\n');
   const libs = new Set((Object.keys(MARKERS) as Library[]).filter((lib) => source.includes(MARKERS[lib])));
-  // pino is not bundled (its transports' workers load its files by path): it loads from node_modules
+  // pino and gpt-tokenizer are not bundled: they load from node_modules
   if (all.some((u) => u.includes('/node_modules/pino/'))) libs.add('pino');
+  if (all.some((u) => u.includes('/node_modules/gpt-tokenizer/'))) libs.add('tokenizer');
   return libs;
 }
 
@@ -63,6 +64,13 @@ describe('bundle', () => {
     expect(libs.has('sdk')).toBe(true);
     expect(libs.has('relay')).toBe(false);
     expect(libs.has('execa')).toBe(false);
+  });
+
+  it('the tokenizer loads for stats, not for tail or check without a token budget', () => {
+    const log = join(ROOT, 'test', 'fixtures', 'logs', 'check-clean.jsonl');
+    expect(loadedLibraries(['stats', log]).has('tokenizer')).toBe(true);
+    expect(loadedLibraries(['tail', '-n', '5', log]).has('tokenizer')).toBe(false);
+    expect(loadedLibraries(['check', log]).has('tokenizer')).toBe(false);
   });
 
   it('`--version` loads no library at all', () => {

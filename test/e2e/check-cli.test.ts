@@ -32,6 +32,20 @@ describe.concurrent('check on a log', () => {
     expect(fail.stdout).toContain('✗ max-ms-exceeded');
   });
 
+  it('gates on token budgets: --max-context-tokens and --max-result-tokens pass and fail as assertions', async () => {
+    const log = join(LOGS, 'report-basic.jsonl');
+    const pass = await cli(['check', log, '--fail-on', 'assertions', '--max-context-tokens', '1000', '--max-result-tokens', '1000']);
+    expect(pass.code, pass.stderr).toBe(0);
+    expect(pass.stdout).toMatch(/^ {2}context {3}24 tokens before the first message \(o200k_base\) · 3 tool results, 27 tokens$/m);
+    expect(pass.stdout).toContain('✓ --max-context-tokens 1000');
+    const fail = await cli(['check', log, '--fail-on', 'assertions', '--max-context-tokens', '20']);
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toMatch(/✗ max-context-tokens-exceeded .*the tool definitions cost 24 tokens \(o200k_base\), over the 20 limit/);
+    const bad = await cli(['check', log, '--max-result-tokens', 'many']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-result-tokens takes a number of tokens');
+  });
+
   it('writes SARIF to a file (mode 0600) and the verdict to stderr; JUnit to stdout', async () => {
     const out = join(dir, 'problems.sarif');
     const r = await cli(['check', join(LOGS, 'check-problems.jsonl'), '--format', 'sarif', '-o', out, '--fail-on', 'errors']);
@@ -82,7 +96,7 @@ describe('baseline save and diff', () => {
 
     const changed = await cli(['diff', baseline, join(LOGS, 'check-diff-b.jsonl'), '--exit-code']);
     expect(changed.code, changed.stderr).toBe(1);
-    expect(changed.stdout).toMatch(/^mcp-tap diff: 12 differences/);
+    expect(changed.stdout).toMatch(/^mcp-tap diff: 13 differences/);
     expect(changed.stdout).toContain('  + delete-everything');
 
     const noExitCode = await cli(['diff', baseline, join(LOGS, 'check-diff-b.jsonl'), '--format', 'json', '--min-ms', '10', '--ratio', '1.4']);

@@ -130,11 +130,12 @@ describe.concurrent('check --run', () => {
     const r = await check(['--run', '--timeout', '5000', '--format', 'junit', '--fail-on', 'schema', '--log', join(dir, 'schema.log'), '--', 'node', fixture('broken-schema.mjs')]);
     expect(r.code, r.stderr).toBe(1);
     const failures = [...r.stdout.matchAll(/<failure type="([^"]+)"/g)].map((m) => m[1]).sort();
-    expect(failures).toEqual(['sdk-rejected-answer', 'sdk-rejected-answer', 'tool-schema-invalid', 'tool-schema-not-object', 'tool-schema-required-missing']);
+    // the listing's "type": "array" inputSchema also breaks ListToolsResult (InputSchema.type is "object"): schema-violation
+    expect(failures).toEqual(['schema-violation', 'sdk-rejected-answer', 'sdk-rejected-answer', 'tool-schema-invalid', 'tool-schema-not-object', 'tool-schema-required-missing']);
     const byDefault = await check(['--run', '--timeout', '5000', '--format', 'json', '--log', join(dir, 'schema.log'), '--', 'node', fixture('broken-schema.mjs')]);
     expect(byDefault.code).toBe(1);
     const report = JSON.parse(byDefault.stdout);
-    expect(report.failed).toEqual(['findings']);
+    expect(report.failed).toEqual(['findings', 'spec']);
     expect(report.problems.find((p: { ruleId: string }) => p.ruleId === 'sdk-rejected-answer').message).toMatch(/tools\/list .*\/tools\/1\/inputSchema\/type/);
   });
 

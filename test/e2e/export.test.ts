@@ -76,7 +76,15 @@ describe('a real session against server-everything', () => {
     expect(md).toMatch(new RegExp(`^\\| OS \\| \`${process.platform} ${process.arch}\` \\|$`, 'm'));
     expect(md).toMatch(/^\| Requests \| 4 \|$/m);
     expect(md).toMatch(/^\| Unanswered requests \| 0 \|$/m);
-    expect(md).toMatch(/^\| Findings \| 0 \|$/m);
+    // the token planted in echo's arguments comes back in its result: the security lens notes both, by kind
+    expect(md).toMatch(/^\| Findings \| 2 \|$/m);
+    expect(md).toContain('- `credential-in-arguments` × 1');
+    expect(md).toContain('- `credential-in-result` × 1');
+    // what server-everything costs the model before the first message, its tools by cost, and the results
+    expect(md).toMatch(/^## Context cost\n\n- before the first message: [\d,]+ tokens — \d+ tool definitions [\d,]+ \(/m);
+    expect(md).toMatch(/^ {2}- tools by cost: `[^`]+` [\d,]+/m);
+    expect(md).toMatch(/^ {2}- never called: \d+ of \d+ tools/m);
+    expect(md).toMatch(/^- tool results: 2, [\d,]+ tokens/m);
     expect(md).toMatch(/\*\*#\d+\*\* client → server request `initialize` · id `0` — result in [\d.]+ m?s/);
     expect(md).toMatch(/client → server request `tools\/list` · id `1` — result in/);
     expect(md).toMatch(/^\d+ tools: `echo`/m);

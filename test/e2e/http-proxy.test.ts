@@ -309,6 +309,10 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
     const bad = runTap(['http', 'ftp://example.com/mcp', '--no-log']);
     expect((await bad.exited()).code).toBe(2);
     expect(bad.stderr()).toMatch(/^mcp-tap: the upstream URL must be http: or https:, got ftp:\n$/);
+    // the sinks' flags as in proxy mode: --ship-options belongs to the --ship before it
+    const sinks = runTap(['http', upstream.url, '--ship-options', '{}', '--ship', 'pino-roll', '--no-log']);
+    expect((await sinks.exited()).code).toBe(2);
+    expect(sinks.stderr()).toBe('mcp-tap: --ship-options goes after the --ship it configures\n');
   });
 
   it('refuses a non-loopback Host or Origin with 403 before anything reaches the upstream', async () => {
@@ -383,11 +387,13 @@ describe('mcp-tap http: legacy HTTP+SSE', () => {
     expect(endpoint.endpoint).toBe('/messages');
     const posts = mcp.filter((r) => r.from === 'client');
     for (const p of posts) expect(p.http).toMatchObject({ method: 'POST', path: '/messages', stream: 'post' });
-    expect(readFileSync(log, 'utf8')).not.toMatch(/sessionId=/);
+    // the endpoint's query holds the session id: its value is masked wherever the log names the query
+    expect(readFileSync(log, 'utf8')).not.toMatch(/sessionId=(?!\[REDACTED:query\])/);
     // the legacy session lives as long as its SSE stream: the host closing it ends the session
     const session = recs.filter((r) => r.session === mcp[0]!.session);
     expect(session.at(-1)).toMatchObject({ event: 'end', reason: 'stream-closed', pendingCount: 0 });
-    expect(session.at(-2)).toMatchObject({ event: 'http', closed: true, http: { method: 'GET', path: '/sse' } });
+    expect(session.at(-3)).toMatchObject({ event: 'http', closed: true, http: { method: 'GET', path: '/sse' } });
+    expect(session.at(-2)).toMatchObject({ event: 'exchange', http: { method: 'GET', path: '/sse', status: 200 } });
   });
 });
 
@@ -440,9 +446,10 @@ describe('mcp-tap http: an upstream that breaks off', () => {
       run.child.kill('SIGTERM');
       await run.exited();
       const recs = readRecords(log).filter((r) => r.session !== readRecords(log)[0]!.session);
-      expect(recs.map((r) => r.event ?? r.method)).toEqual(['start', 'tools/call', 'notifications/message', 'upstream-error', 'end']);
+      expect(recs.map((r) => r.event ?? r.method)).toEqual(['start', 'tools/call', 'notifications/message', 'upstream-error', 'exchange', 'end']);
       expect(recs[3]).toMatchObject({ error: expect.stringMatching(/^upstream http:\/\/127\.0\.0\.1:\d+ broke off/) });
-      expect(recs[4]).toMatchObject({ pending: [{ from: 'client', id: 1, method: 'tools/call' }] });
+      expect(recs[4]).toMatchObject({ http: { status: 200 }, cut: true, error: expect.stringMatching(/broke off/) });
+      expect(recs[5]).toMatchObject({ pending: [{ from: 'client', id: 1, method: 'tools/call' }] });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

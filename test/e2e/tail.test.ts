@@ -151,7 +151,10 @@ describe('tail: filters and output forms', () => {
     const raw = tap(['tail', log, '--json', '--no-redact'], env);
     expect(raw.out).toContain(secret);
     expect(raw.out).toContain('envsecretvalue42');
-    expect(JSON.parse(raw.out.split('\n')[1]!)).toEqual(JSON.parse(readFileSync(log, 'utf8').split('\n')[1]!));
+    // as logged, plus the security lens' note on the key the model sends (by kind, never the value)
+    const { notes, level: _level, ...shown } = JSON.parse(raw.out.split('\n')[1]!) as Record<string, unknown>;
+    expect(shown).toEqual(JSON.parse(readFileSync(log, 'utf8').split('\n')[1]!));
+    expect(notes).toEqual([{ code: 'credential-in-arguments', text: 'tools/call "x" sends an openai-key at arguments.apiKey (the model passes a secret to the server)' }]);
   });
 
   it('tolerates a torn last line and records of a newer format', () => {

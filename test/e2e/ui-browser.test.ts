@@ -145,7 +145,8 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     await expect.poll(() => page.locator('.card').evaluateAll((els) => els.map((e) => e.getAttribute('data-server')))).toEqual(['beta']);
     await page.selectOption('#f-server', '');
     await page.selectOption('#f-method', 'tools/call\u0000echo');
-    await expect.poll(() => page.locator('#list .lrow .c-m').allTextContents()).toEqual(['tools/callecho', 'tools/callecho']);
+    // the planted key in echo's arguments (and echoed in its result) carries the security lens' notes, by kind
+    await expect.poll(() => page.locator('#list .lrow .c-m').allTextContents()).toEqual(['tools/callecho⚠ credential-in-arguments', 'tools/callecho⚠ credential-in-result']);
     await page.selectOption('#f-method', '');
     await page.selectOption('#f-dir', 's');
     await expect.poll(async () => new Set(await page.locator('#list .lrow .c-d').allTextContents())).toEqual(new Set(['←']));

@@ -70,6 +70,10 @@ function makeMcp(): McpServer {
     await mcp.server.sendLoggingMessage({ level: 'info', data: 'on the GET stream' });
     return { content: [{ type: 'text', text: 'sent' }] };
   });
+  mcp.registerTool('whoami', { description: 'echoes the credentials and session id it was sent (a leaky server)' }, async (extra) => {
+    const h = extra.requestInfo?.headers ?? {};
+    return { content: [{ type: 'text', text: `authorization=${String(h['authorization'])} session=${String(extra.sessionId)} cookie=${String(h['cookie'])}` }] };
+  });
   mcp.registerTool('drop-get', { description: 'closes the GET stream, then notifies (the client gets it by resuming)' }, async (extra) => {
     extra.closeStandaloneSSEStream?.();
     await mcp.server.sendLoggingMessage({ level: 'info', data: 'after the drop' });
@@ -106,6 +110,13 @@ export interface UpstreamOptions {
   mode: 'streamable' | 'sse';
   /** Requests without `Authorization: Bearer <token>` get 401 with a WWW-Authenticate challenge. */
   token?: string;
+  /**
+   * A whole OAuth authorization server beside the MCP endpoint (RFC 9728 metadata, RFC 8414 metadata,
+   * registration, authorization, token), which issues `token`. Its documents name `publicOrigin()` —
+   * the tap's origin, set once it listens — so a host's sign-in goes through the tap as it would to a
+   * server hosting its own authorization server.
+   */
+  oauth?: { publicOrigin: () => string; code: string; clientSecret: string; refreshToken: string };
 }
 
 /** Starts a server on 127.0.0.1 (port 0); the MCP endpoint is /mcp (streamable) or /sse (legacy). */
@@ -120,6 +131,38 @@ export async function startUpstream(opts: UpstreamOptions): Promise<Upstream> {
       const ex: Exchange = { method: req.method ?? '', path, requestBody: body, responseBody: [] };
       exchanges.push(ex);
       record(res, ex.responseBody);
+      const oauth = opts.oauth;
+      if (oauth !== undefined) {
+        const pub = oauth.publicOrigin();
+        const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+        if (path.startsWith('/.well-known/oauth-protected-resource')) return json(200, { resource: `${pub}/mcp`, authorization_servers: [pub], scopes_supported: ['mcp'] });
+        if (path === '/.well-known/oauth-authorization-server') {
+          return json(200, {
+            issuer: pub,
+            authorization_endpoint: `${pub}/authorize`,
+            token_endpoint: `${pub}/token`,
+            registration_endpoint: `${pub}/register`,
+            response_types_supported: ['code'],
+            grant_types_supported: ['authorization_code', 'refresh_token'],
+            code_challenge_methods_supported: ['S256'],
+            token_endpoint_auth_methods_supported: ['client_secret_post'],
+          });
+        }
+        if (path === '/register' && req.method === 'POST') {
+          const meta = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+          return json(201, { ...meta, client_id: 'oauth-test-client', client_secret: oauth.clientSecret, client_id_issued_at: 1 });
+        }
+        if (path === '/authorize' && req.method === 'GET') {
+          const q = new URL(req.url ?? '/', pub).searchParams;
+          res.writeHead(302, { location: `${q.get('redirect_uri')}?code=${oauth.code}&state=${q.get('state') ?? ''}` }).end();
+          return;
+        }
+        if (path === '/token' && req.method === 'POST') {
+          const form = new URLSearchParams(body.toString('utf8'));
+          if (form.get('code') !== oauth.code && form.get('refresh_token') !== oauth.refreshToken) return json(400, { error: 'invalid_grant' });
+          return json(200, { access_token: opts.token, token_type: 'Bearer', expires_in: 3600, refresh_token: oauth.refreshToken, scope: 'mcp' }, { 'set-cookie': `as_session=${oauth.code}-COOKIE; HttpOnly` });
+        }
+      }
       if (path === '/token' && req.method === 'POST') {
         // an OAuth token endpoint: its answer holds secrets the log must never see
         res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'oauth_state=SET-COOKIE-SECRET-7; HttpOnly' });
@@ -128,7 +171,8 @@ export async function startUpstream(opts: UpstreamOptions): Promise<Upstream> {
       }
       if (opts.token !== undefined && req.headers.authorization !== `Bearer ${opts.token}`) {
         const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-        res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`, 'content-type': 'application/json' });
+        const meta = `${opts.oauth?.publicOrigin() ?? origin}/.well-known/oauth-protected-resource/mcp`;
+        res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${meta}", scope="mcp"`, 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'invalid_token' }));
         return;
       }

@@ -32,9 +32,12 @@ const CASES: Case[] = [
   { flag: '--session', file: MULTI, opts: { session: 'multi-bbbb' }, failing: [] },
   { flag: '--session', file: MULTI, opts: { session: 'multi-aaaa' }, failing: ['unanswered-request'] },
   { flag: '(default --fail-on)', file: CLEAN, opts: {}, failing: [] },
-  { flag: '(default --fail-on)', file: PROBLEMS, opts: {}, failing: ['server-exited-early', 'stdout-not-json', 'unanswered-request'] },
+  // its tools/list answer lists a tool whose inputSchema is "type": "array": InputSchema's type is "object"
+  { flag: '(default --fail-on)', file: PROBLEMS, opts: {}, failing: ['schema-violation', 'server-exited-early', 'stdout-not-json', 'unanswered-request'] },
   { flag: '--fail-on findings', file: CLEAN, opts: { failOn: ['findings'] }, failing: [] },
   { flag: '--fail-on findings', file: PROBLEMS, opts: { failOn: ['findings'] }, failing: ['server-exited-early', 'stdout-not-json'] },
+  { flag: '--fail-on spec', file: CLEAN, opts: { failOn: ['spec'] }, failing: [] },
+  { flag: '--fail-on spec', file: PROBLEMS, opts: { failOn: ['spec'] }, failing: ['schema-violation'] },
   { flag: '--fail-on errors', file: CLEAN, opts: { failOn: ['errors'] }, failing: [] },
   { flag: '--fail-on errors', file: PROBLEMS, opts: { failOn: ['errors'] }, failing: ['jsonrpc-error'] },
   { flag: '--fail-on is-error', file: CLEAN, opts: { failOn: ['is-error'] }, failing: [] },
@@ -52,7 +55,7 @@ const CASES: Case[] = [
     flag: '--fail-on all',
     file: PROBLEMS,
     opts: { failOn: ['errors,is-error', 'all'] },
-    failing: ['jsonrpc-error', 'server-exited-early', 'stdout-not-json', 'tool-is-error', 'tool-schema-invalid', 'tool-schema-not-object', 'tool-schema-required-missing', 'unanswered-request'],
+    failing: ['jsonrpc-error', 'schema-violation', 'server-exited-early', 'stdout-not-json', 'tool-is-error', 'tool-schema-invalid', 'tool-schema-not-object', 'tool-schema-required-missing', 'unanswered-request'],
   },
   { flag: '--max-ms <method>', file: CLEAN, opts: { maxMs: ['tools/call=500'] }, failing: [] },
   { flag: '--max-ms <method>', file: CLEAN, opts: { maxMs: ['tools/call=100'] }, failing: ['max-ms-exceeded'] },
@@ -105,7 +108,7 @@ describe('check flags on fixture logs', () => {
 describe('check flag values', () => {
   const bad: Array<[string[], Partial<CheckCliOptions>, RegExp]> = [
     [[CLEAN], { format: 'xml' }, /--format must be one of text, json, sarif, junit/],
-    [[CLEAN], { failOn: ['findings,bogus'] }, /--fail-on takes a list of findings, errors, is-error, unanswered, assertions, schema \(or all, none\), got "bogus"/],
+    [[CLEAN], { failOn: ['findings,bogus'] }, /--fail-on takes a list of findings, spec, errors, is-error, unanswered, assertions, schema, security \(or all, none\), got "bogus"/],
     [[CLEAN], { failOn: ['none,errors'] }, /none cannot be combined/],
     [[CLEAN], { maxMs: ['tools/call'] }, /--max-ms takes <method-or-tool>=<milliseconds>/],
     [[CLEAN], { maxMs: ['=5'] }, /--max-ms takes/],

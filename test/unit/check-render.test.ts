@@ -161,12 +161,12 @@ function parseXml(xml: string): XmlNode {
 }
 
 describe('JUnit XML', () => {
-  it('parses back with consistent counts, one testcase per request, per finding code, per tool and per assertion', async () => {
+  it('parses back with consistent counts, one testcase per request, per finding code, per security rule, per tool and per assertion', async () => {
     const r = await report('check-problems.jsonl', { expectTool: ['echo', 'nope'] });
     const doc = parseXml(renderJunit(r));
     expect(doc.name).toBe('testsuites');
     const suites = doc.children;
-    expect(suites.map((s) => s.attrs['name'])).toEqual(['mcp-tap.requests', 'mcp-tap.findings', 'mcp-tap.schemas', 'mcp-tap.assertions']);
+    expect(suites.map((s) => s.attrs['name'])).toEqual(['mcp-tap.requests', 'mcp-tap.findings', 'mcp-tap.security', 'mcp-tap.schemas', 'mcp-tap.assertions']);
     let tests = 0;
     let failures = 0;
     for (const s of suites) {
@@ -191,15 +191,20 @@ describe('JUnit XML', () => {
     expect(requests[0]!.attrs['time']).toBe('0.040');
 
     const findings = suites[1]!.children;
-    const findingRules = allRules().filter((x) => x.category === 'findings' || x.category === 'info');
+    const findingRules = allRules().filter((x) => x.category === 'findings' || x.category === 'spec' || x.category === 'info');
     expect(findings.map((c) => c.attrs['name'])).toEqual(findingRules.map((x) => x.id));
     const failedFindings = findings.filter((c) => c.children.some((x) => x.name === 'failure'));
-    expect(failedFindings.map((c) => c.attrs['name'])).toEqual(['stdout-not-json', 'server-exited-early']);
+    // the tools/list answer (line 9) lists a tool whose inputSchema is "type": "array"
+    expect(failedFindings.map((c) => c.attrs['name'])).toEqual(['stdout-not-json', 'schema-violation', 'server-exited-early']);
     expect(failedFindings[0]!.children[0]!.text).toContain('[line 3, seq 3]');
 
-    const schemas = suites[2]!.children;
+    const security = suites[2]!.children;
+    expect(security.map((c) => c.attrs['name'])).toEqual(allRules().filter((x) => x.category === 'security' && !['tool-shadowed', 'names-other-server-tool'].includes(x.id)).map((x) => x.id));
+    expect(security.filter((c) => c.children.some((x) => x.name === 'failure'))).toEqual([]);
+
+    const schemas = suites[3]!.children;
     expect(schemas.map((c) => [c.attrs['name'], c.children.length])).toEqual([['tool "echo"', 0], ['tool "list-files"', 1], ['tool "send-mail"', 1], ['tool "resize"', 1]]);
-    const assertions = suites[3]!.children;
+    const assertions = suites[4]!.children;
     expect(assertions.map((c) => [c.attrs['name'], c.children.length])).toEqual([['--expect-tool echo', 0], ['--expect-tool nope', 1]]);
   });
 
@@ -228,11 +233,12 @@ describe('JUnit XML', () => {
 describe('text', () => {
   it('shows the verdict, the session at a glance and each result with its line', async () => {
     const text = renderText(await report('check-problems.jsonl'));
-    expect(text.split('\n')[0]).toBe('mcp-tap check: FAIL — 3 failing results');
+    expect(text.split('\n')[0]).toBe('mcp-tap check: FAIL — 4 failing results');
     expect(text).toContain('  session   initialize 40.0 ms · 4 tools');
     expect(text).toMatch(/✗ stdout-not-json +line 3 +the server wrote/);
     expect(text).toMatch(/! jsonrpc-error +line 13 +the server answered resources\/read/);
-    expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: findings, unanswered (--fail-on findings,unanswered,assertions)');
+    expect(text).toMatch(/✗ schema-violation +line 9 +this answer to tools\/list does not match ListToolsResult of MCP 2025-06-18: \/result\/tools\/1\/inputSchema\/type: expected "object", found "array"/);
+    expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: findings, spec, unanswered (--fail-on findings,spec,unanswered,assertions,security)');
     const pass = renderText(await report('check-clean.jsonl', { expectTool: ['echo'] }));
     expect(pass.split('\n')[0]).toBe('mcp-tap check: PASS');
     expect(pass).toContain('  ✓ --expect-tool echo');

@@ -3,18 +3,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allRules, CHECK_RULES, NOTE_HELP, ruleFor } from '../../src/check/rules.js';
+import { LENS_NOTE_CODE_LIST } from '../../src/lens/lenses.js';
 import { NOTE_CODE_LIST } from '../../src/session/findings.js';
 import { ROOT } from '../helpers/paths.js';
 
 describe('check rules', () => {
-  it('gives every note code of the log a help text, and no help to codes the log does not have', () => {
-    expect(Object.keys(NOTE_HELP).sort()).toEqual([...NOTE_CODE_LIST].sort());
+  it('gives every note code (the log\'s and the lenses\') a help text, and no help to codes nothing emits', () => {
+    expect(Object.keys(NOTE_HELP).sort()).toEqual([...NOTE_CODE_LIST, ...LENS_NOTE_CODE_LIST].sort());
   });
 
   it('has unique ids, a summary, a help text and an https helpUri (when there is one) for every rule', () => {
     const rules = allRules();
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
-    expect(rules.length).toBe(NOTE_CODE_LIST.length + CHECK_RULES.length);
+    expect(rules.length).toBe(NOTE_CODE_LIST.length + LENS_NOTE_CODE_LIST.length + CHECK_RULES.length);
     for (const r of rules) {
       expect(r.summary.length, r.id).toBeGreaterThan(5);
       expect(r.help.length, r.id).toBeGreaterThan(10);

@@ -23,6 +23,9 @@ describe('browser tests and CI', () => {
     expect(script).toMatch(/apt-get install -y[^\n]* chromium/);
     expect(script).not.toMatch(/\|\|\s*echo/);
     expect(script).toMatch(/command -v chromium[^\n]*\|\| \{[^}]*exit 1/);
+    // the HAR test reads its output with jq: installed the same way, never skipped under CI
+    expect(script).toMatch(/apt-get install -y[^\n]* jq/);
+    expect(script).toMatch(/command -v jq[^\n]*\|\| \{[^}]*exit 1/);
   });
 });
 

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBaseline, type Baseline } from '../../src/check/baseline.js';
 import { diffBaselines } from '../../src/check/diff.js';
+import { toolText } from '../../src/lens/context/model-text.js';
+import { loadTokenizer } from '../../src/lens/context/tokenizer.js';
 import { loadBaseline, parseBaseline, splitTarget } from '../../src/check/load-baseline.js';
 import { readFacts } from '../../src/check/read-facts.js';
 import { renderDiffJson, renderDiffText } from '../../src/check/render-diff.js';
@@ -202,7 +204,7 @@ describe('rendering a diff', () => {
       '  A  a.json — demo-server 1.0.0, protocol 2025-06-18',
       '  B  b.log — demo-server 1.1.0, protocol 2025-11-25',
     ]);
-    expect(text).toContain('\ntools\n  + delete-everything\n  ~ echo\n      /annotations/readOnlyHint: true → false\n');
+    expect(text).toContain('\ntools\n  + delete-everything\n  ~ echo\n      ! safety weakened: readOnlyHint true → false\n      ! safety weakened: destructive now (destructiveHint absent, which means destructive)\n      /annotations/readOnlyHint: true → false\n');
     expect(text).toContain('  - slow-report');
     expect(text).toContain('latency (median ≥ 1.5× and ≥ 50 ms slower)\n  ▲ tool echo: median 21.0 ms → 181.0 ms (8.62×, +160.0 ms)');
     expect(text).toContain('finding codes new in B\n  + stdout-not-json (1×)');
@@ -210,5 +212,20 @@ describe('rendering a diff', () => {
     expect(json).toMatchObject({ identical: false, thresholds: { ratio: 1.5, minMs: 50 }, a: { label: 'a.json', protocolVersion: '2025-06-18' } });
     expect(json.differences).toHaveLength(12);
     expect(renderDiffText(diffBaselines(a.baseline, a.baseline), a, a).split('\n')[0]).toBe('mcp-tap diff: no differences');
+  });
+
+  it('shows the tokens of each changed, added and removed tool and of the whole list, with a tokenizer', async () => {
+    const tokenizer = await loadTokenizer();
+    const a = buildBaseline(await readFacts(A), tokenizer);
+    const b = buildBaseline(await readFacts(B), tokenizer);
+    expect(a.tokens).toMatchObject({ tokenizer: 'o200k_base', total: Object.values(a.tokens!.tools).reduce((x, y) => x + y, 0) });
+    const def = (base: Baseline, name: string) => tokenizer.count(toolText(base.tools![name]!));
+    const d = diffBaselines(a, b, { tokenizer }).differences;
+    expect(d.find((x) => x.name === 'echo')).toMatchObject({ kind: 'changed', tokens: { before: def(a, 'echo'), after: def(b, 'echo') }, weakened: ['readOnlyHint true → false', 'destructive now (destructiveHint absent, which means destructive)'] });
+    expect(d.find((x) => x.name === 'delete-everything')).toMatchObject({ kind: 'added', tokens: { after: def(b, 'delete-everything') } });
+    expect(d.find((x) => x.name === 'slow-report')).toMatchObject({ kind: 'removed', tokens: { before: def(a, 'slow-report') } });
+    expect(d.find((x) => x.area === 'context')).toEqual({ area: 'context', kind: 'changed', name: 'tool definitions', tokens: { before: a.tokens!.total, after: b.tokens!.total } });
+    const text = renderDiffText({ ...diffBaselines(a, b, { tokenizer }) }, { label: 'a', baseline: a }, { label: 'b', baseline: b });
+    expect(text).toContain(`  ~ echo (tokens ${def(a, 'echo')} → ${def(b, 'echo')}, +${def(b, 'echo') - def(a, 'echo')})`);
   });
 });

@@ -70,6 +70,10 @@ const scenarios: Record<NoteCode, (h: Harness) => void> = {
     h.send('client', req(1, 'tools/list', { _meta: meta2026() }));
     h.send('client', req(2, 'tools/list'));
   },
+  'header-mismatch': (h) => {
+    const data = Buffer.from(JSON.stringify(req(1, 'tools/call', { name: 'get_weather', _meta: meta2026() })));
+    h.session.onRoutedLine({ bytes: data.length, data }, 1, { protocolVersion: '2026-07-28', method: 'tools/call', name: 'get_forecast' });
+  },
   'batch-not-allowed': (h) => h.send('client', [req(1, 'tools/list')]),
   'empty-batch': (h) => h.send('client', '[]'),
   'pending-overflow': () => {
@@ -90,6 +94,7 @@ const start: Partial<Record<NoteCode, 'fresh' | string>> = {
   'cancel-initialize': 'fresh',
   'version-not-offered': 'fresh',
   'missing-protocol-version': 'fresh',
+  'header-mismatch': 'fresh',
   'empty-batch': 'fresh',
   'method-not-in-version': '2025-03-26',
   'batch-not-allowed': '2025-06-18',

@@ -125,3 +125,32 @@ describe('SessionRouter', () => {
     expect(router.forSessionId('x')).toBe(x);
   });
 });
+
+describe('HttpTap: the sinks beside the log and what passed undecoded', () => {
+  it('hands every record of every session to the shared sinks in order; their losses become sink-gap records; the end counts undecoded exchanges', () => {
+    const sink = memorySink();
+    const seen: string[] = [];
+    let lost = 3;
+    const tap = {
+      name: 'otlp',
+      record: (r: { record: { session: string; seq: number } }) => void seen.push(`${r.record.session}#${r.record.seq}`),
+      takeLoss: () => (lost > 0 ? { lost: lost--, reason: 'export-failed' } : null),
+      flush: async () => {},
+      close: async () => {},
+    };
+    const shared = { taps: [tap], nextReport: 0 };
+    let t = 1;
+    const a = new HttpTap({ id: 'a', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => t++, taps: shared });
+    const b = new HttpTap({ id: 'b', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => t++, taps: shared });
+    a.message('client', line('{"jsonrpc":"2.0","id":1,"method":"ping"}'), { method: 'POST', path: '/mcp', x: 1 });
+    b.exchangeDone({ http: { method: 'POST', path: '/token', x: 2, status: 200 }, started: 0, timing: { end: 1 }, request: { headers: [], bytes: 10 }, notDecoded: 'not decoded: x' }, true, t++);
+    a.finish({ reason: 'deleted' });
+    b.finish({ reason: 'shutdown' });
+    const recs = sink.records();
+    // the first record reported the loss right away (once a second at most), the end reported what was left
+    expect(recs.map((r) => `${String(r['session'])}#${String(r['seq'])} ${String(r['event'] ?? r['kind'])}`)).toEqual(['a#1 request', 'a#2 sink-gap', 'b#1 exchange', 'a#3 sink-gap', 'a#4 end', 'b#2 sink-gap', 'b#3 end']);
+    expect(seen).toEqual(['a#1', 'a#2', 'b#1', 'a#3', 'a#4', 'b#2', 'b#3']);
+    expect(recs.find((r) => r['event'] === 'end' && r['session'] === 'b')).toMatchObject({ notDecoded: 1 });
+    expect(recs.find((r) => r['event'] === 'end' && r['session'] === 'a')).not.toHaveProperty('notDecoded');
+  });
+});

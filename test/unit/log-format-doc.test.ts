@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES, KINDS, validateRecord } from '../../src/log/validate-record.js';
+import { LENS_NOTE_CODE_LIST } from '../../src/lens/lenses.js';
 import { NOTE_CODE_LIST } from '../../src/session/findings.js';
 import { recordLevel } from '../../src/log/level.js';
 import type { LogRecord } from '../../src/log/record.js';
@@ -43,10 +44,11 @@ describe('docs/log-format.md', () => {
     for (const e of EVENT_NAMES) expect(doc).toContain(`| \`${e}\` |`);
   });
 
-  it('documents exactly the note codes the analysis can emit', () => {
+  it('documents exactly the note codes the analysis and the lenses can emit', () => {
+    const codes = [...NOTE_CODE_LIST, ...LENS_NOTE_CODE_LIST];
     const table = doc.slice(doc.indexOf('## Notes'));
     const documented = [...table.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
-    expect([...documented].sort()).toEqual([...NOTE_CODE_LIST].sort());
+    expect([...documented].sort()).toEqual([...codes].sort());
     for (const ex of examples) {
       for (const n of (ex['notes'] as { code: string }[] | undefined) ?? []) expect(NOTE_CODE_LIST).toContain(n.code);
     }

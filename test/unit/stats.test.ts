@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { loadTokenizer } from '../../src/lens/context/tokenizer.js';
 import type { LogRecord } from '../../src/log/record.js';
-import { computeStats, percentile, renderTextStats, type MethodStats } from '../../src/transcript/stats.js';
+import { computeStats, percentile, renderTextStats, StatsBuilder, type MethodStats } from '../../src/transcript/stats.js';
 
 const records = readFileSync(new URL('../fixtures/logs/stats.jsonl', import.meta.url), 'utf8')
   .split('\n')
@@ -109,10 +110,12 @@ describe('stats of the fixture session', () => {
     expect(renderTextStats(hostile, (s) => s.replace(/\u001b/g, '\\x1b'))).toContain('evil\\x1b[2J');
   });
 
-  it('is the example in docs/export.md', () => {
+  it('is the example in docs/export.md (with the token figures `stats` prints)', async () => {
     const doc = readFileSync(new URL('../../docs/export.md', import.meta.url), 'utf8');
     const example = /Example \(test\/fixtures\/logs\/stats\.jsonl\):\n\n```text\n([\s\S]*?)```/.exec(doc);
-    expect(example?.[1]).toBe(renderTextStats(st));
+    const b = new StatsBuilder({ tokenizer: await loadTokenizer() });
+    for (const r of records) b.add(r);
+    expect(example?.[1]).toBe(renderTextStats(b.finish()));
   });
 
   it('pools latencies over several sessions', () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { lensStage } from '../../src/lens/lenses.js';
 import { makeUiHandler } from '../../src/ui/handler.js';
 import { LogWatch } from '../../src/ui/log-watch.js';
 import type { LiveEvent, LiveRow } from '../../src/ui/live-row.js';
@@ -20,6 +21,9 @@ const COOKIE = `mcp-tap-ui-${PORT}=${TOKEN}`;
 const ac = new AbortController();
 let handle: (req: Request) => Promise<Response>;
 const records = readFileSync(SECRETS_LOG, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogRecord);
+// as the UI reads them: with the lenses' notes (the security lens notes the planted credentials)
+const stage = lensStage();
+const viewed = records.map((r) => stage.apply(structuredClone(r)));
 const session = records[0]!.session;
 
 beforeAll(async () => {
@@ -94,14 +98,14 @@ describe('ui handler: what it answers', () => {
 
   it('answers a body redacted exactly like export, and as logged when revealed', async () => {
     const redactor = new RecordRedactor(plantedRedactOptions);
-    const expected = records.map((r) => redactor.next(r));
+    const expected = viewed.map((r) => redactor.next(r));
     for (let i = 0; i < records.length; i++) {
       const seq = records[i]!.seq;
       const red = (await (await get(`/api/body?log=0&session=${session}&seq=${seq}`, { cookie: COOKIE })).json()) as { redacted: boolean; record: unknown };
       expect(red.redacted).toBe(true);
       expect(red.record, `#${seq}`).toEqual(expected[i]);
       const raw = (await (await get(`/api/body?log=0&session=${session}&seq=${seq}&reveal=1`, { cookie: COOKIE })).json()) as { redacted: boolean; record: unknown };
-      expect(raw).toEqual({ redacted: false, record: records[i] });
+      expect(raw).toEqual({ redacted: false, record: viewed[i] });
     }
     expect((await get(`/api/body?log=0&session=${session}&seq=99999`, { cookie: COOKIE })).status).toBe(404);
   });

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { buildBaseline } from '../../check/baseline.js';
 import { readFacts } from '../../check/read-facts.js';
+import { loadTokenizer } from '../../lens/context/tokenizer.js';
 import { findLatestLog } from '../../log/log-files.js';
 import { writeOutput } from '../../transcript/write-output.js';
 import { warn } from '../stderr.js';
@@ -23,7 +24,7 @@ export function define(program: Command): void {
     .description(
       'Writes the baseline of a session (default: the last session of the most recent log): tools, resources, resource ' +
         'templates and prompts as listed (schemas, descriptions, annotations), server capabilities, protocol version, ' +
-        'median latency per method and per tool, and the finding codes seen. Commit it; `mcp-tap diff baseline.json <log>` ' +
+        'median latency per method and per tool, the finding codes seen and the tokens of each tool definition. Commit it; `mcp-tap diff baseline.json <log>` ' +
         'shows what changed.',
     )
     .argument('[file]', 'the log file (default: the most recently written log in the default log directory)')
@@ -32,6 +33,6 @@ export function define(program: Command): void {
     .action(async (file: string | undefined, opts: SaveCliOptions) => {
       const path = file ?? (await findLatestLog());
       const facts = await readFacts(path, { session: opts.session, warn });
-      await writeOutput(opts.output, [`${JSON.stringify(buildBaseline(facts), null, 2)}\n`], process.stdout, 'data');
+      await writeOutput(opts.output, [`${JSON.stringify(buildBaseline(facts, await loadTokenizer()), null, 2)}\n`], process.stdout, 'data');
     });
 }

@@ -29,10 +29,11 @@ function render(format: Format, report: CheckReport): string {
 export function define(program: Command): void {
   program
     .command('check')
-    .summary('check a session (or run a server and check it): findings, errors, unanswered requests, assertions; exit 1 on failure')
+    .summary('check a session (or run a server and check it): findings, security, errors, unanswered requests, assertions, token budgets; exit 1 on failure')
     .description(
       'Reads a session of a log (default: the last session of the most recent log) and reports every finding the log ' +
-        'carries, JSON-RPC errors, isError results, unanswered requests, schema problems in tool definitions and failed ' +
+        'carries, security findings (hidden Unicode, injected instructions, rug pulls, credentials on the wire), JSON-RPC errors, ' +
+        'isError results, unanswered requests, schema problems in tool definitions and failed ' +
         'assertions. With --run, starts the server through mcp-tap, drives a standard session with the official SDK client ' +
         '(initialize, tools/resources/prompts list, ping, and only the --call tool calls) and checks that session. ' +
         `Exit 0 when nothing named in --fail-on occurred (default ${DEFAULT_FAIL_ON.join(',')}), 1 when something did, 2 for a ` +
@@ -46,6 +47,8 @@ export function define(program: Command): void {
     .option('--max-ms <name=ms>', 'latency limit for a method (tools/call), a tool, prompt or resource uri, or * (repeatable)', collectOption)
     .option('--expect-tool <name>', 'the server must list this tool (repeatable)', collectOption)
     .option('--forbid-tool <name>', 'the server must neither list nor be asked to run this tool (repeatable)', collectOption)
+    .option('--max-context-tokens <n>', 'the tool definitions and instructions must cost at most n tokens (o200k_base)')
+    .option('--max-result-tokens <n>', 'every tool result must cost at most n tokens (o200k_base)')
     .option('--run', 'start the server given after -- through mcp-tap and check that session')
     .option('--call <tool=json>', "--run: call this tool with these JSON arguments, e.g. echo='{\"message\":\"hi\"}' (repeatable)", collectOption)
     .option('--timeout <ms>', `--run: deadline of each step, initialize included (default ${DEFAULT_TIMEOUT_MS})`)

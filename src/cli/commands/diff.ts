@@ -4,6 +4,7 @@ import { DEFAULT_MIN_MS, DEFAULT_RATIO, diffBaselines } from '../../check/diff.j
 import { loadBaseline } from '../../check/load-baseline.js';
 import { renderDiffJson, renderDiffText } from '../../check/render-diff.js';
 import { UsageError } from '../../errors.js';
+import { loadTokenizer } from '../../lens/context/tokenizer.js';
 import { writeOutput } from '../../transcript/write-output.js';
 import { setExitCode } from '../program.js';
 import { warn } from '../stderr.js';
@@ -31,7 +32,8 @@ export function define(program: Command): void {
       'Compares A with B, each a baseline file (mcp-tap baseline save), a log (its last session) or one session of a log ' +
         '(file#session): tools, resources, resource templates and prompts added, removed or changed (schemas, descriptions, ' +
         'annotations), capabilities and protocol version changed, latency regressions (median at least --ratio times and ' +
-        '--min-ms slower, per method and per tool), and finding codes new in B. See docs/check.md.',
+        '--min-ms slower, per method and per tool), finding codes new in B, the tokens each tool definition costs before and ' +
+        'after, and tool changes that weaken safety (readOnlyHint dropped, destructive now…). See docs/check.md.',
     )
     .argument('<a>', 'the old side: a baseline, a log, or log#session')
     .argument('<b>', 'the new side: a baseline, a log, or log#session')
@@ -47,7 +49,7 @@ export function define(program: Command): void {
       const minMs = number('--min-ms', opts.minMs, 0);
       const left = await loadBaseline(a, warn);
       const right = await loadBaseline(b, warn);
-      const result = diffBaselines(left.baseline, right.baseline, { ratio, minMs });
+      const result = diffBaselines(left.baseline, right.baseline, { ratio, minMs, tokenizer: await loadTokenizer() });
       const sides = [{ label: left.label, baseline: left.baseline }, { label: right.label, baseline: right.baseline }] as const;
       const text = format === 'json' ? renderDiffJson(result, ...sides) : renderDiffText(result, ...sides);
       await writeOutput(opts.output, [text], process.stdout, format === 'json' ? 'data' : 'text');

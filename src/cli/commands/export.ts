@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { LogRecord } from '../../log/record.js';
 import { jsonChunks, jsonlChunks } from '../../transcript/json-export.js';
 import { DEFAULT_MAX_BODY, markdownChunks } from '../../transcript/markdown.js';
+import { loadTokenizer } from '../../lens/context/tokenizer.js';
 import { findLatestLog } from '../../log/log-files.js';
 import { openInput } from '../../transcript/read-input.js';
 import { SAMPLE_ABOVE } from '../../transcript/sampling.js';
@@ -24,7 +25,7 @@ interface ExportCliOptions extends RedactSwitch {
   otlpContent?: boolean;
 }
 
-const FORMATS = ['md', 'json', 'jsonl', 'html', 'otlp'] as const;
+const FORMATS = ['md', 'json', 'jsonl', 'html', 'otlp', 'har'] as const;
 type Format = (typeof FORMATS)[number];
 
 async function* redacted(records: AsyncIterable<LogRecord>, redactor: RecordRedactor | null): AsyncGenerator<LogRecord> {
@@ -43,7 +44,7 @@ export function define(program: Command): void {
     )
     .argument('[file]', 'the log file (default: the most recently written log in the default log directory)')
     .option('--session <which>', "'last', 'all', or a session id (or unique prefix)", 'last')
-    .option('--format <format>', 'md, json, jsonl, html (a self-contained waterfall report: docs/report.md) or otlp (OTLP/JSON traces: docs/observability.md)', 'md')
+    .option('--format <format>', 'md, json, jsonl, html (a self-contained waterfall report: docs/report.md), otlp (OTLP/JSON traces: docs/observability.md) or har (HAR 1.2 of an HTTP-mode run: docs/export.md)', 'md')
     .option('--otlp-content', 'otlp: tool arguments and results as span attributes (redacted unless --no-redact)')
     .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout');
   addRedactFlags(cmd)
@@ -58,6 +59,9 @@ export function define(program: Command): void {
       let chunks: Iterable<string> | AsyncIterable<string>;
       if (format === 'md' || format === 'html') {
         chunks = await renderPage(format, file, opts, o);
+      } else if (format === 'har') {
+        const { harChunks } = await import('../../transcript/har-export.js');
+        chunks = await harChunks(file ?? (await findLatestLog()), opts.session, redactor, { version: VERSION, warn });
       } else {
         const input = await openInput({ file, session: opts.session, warn });
         chunks = await renderRecords(format as 'json' | 'jsonl' | 'otlp', redacted(input.records, redactor), opts.otlpContent === true);
@@ -72,7 +76,7 @@ async function renderPage(format: 'md' | 'html', file: string | undefined, opts:
   const path = file ?? (await findLatestLog());
   const progress = progressFor(path);
   try {
-    const { kept, plans } = await sessionPageRecords(path, { session: opts.session, full: opts.full === true, redactor: () => redactorFrom(opts), warn, onProgress: progress.update });
+    const { kept, plans } = await sessionPageRecords(path, { session: opts.session, full: opts.full === true, redactor: () => redactorFrom(opts), tokenizer: await loadTokenizer(), warn, onProgress: progress.update });
     progress.done();
     if (format === 'md') return markdownChunks(kept, { redacted: o.redacted, exporterVersion: VERSION, maxBody: o.maxBody, plans });
     // the waterfall report (src/report) is loaded only when asked for

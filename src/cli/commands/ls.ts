@@ -1,6 +1,7 @@
 /** `mcp-tap ls`: the logs in the log directory and the sessions in them, newest first. */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { lensStage } from '../../lens/lenses.js';
 import { defaultLogDir } from '../../log/log-path.js';
 import { listLogs } from '../../log/log-files.js';
 import { listSessions, type SessionSummary } from '../../log/session-summary.js';
@@ -36,7 +37,7 @@ export function define(program: Command): void {
       const sessions: SessionSummary[] = [];
       for (const log of await listLogs(dir)) {
         try {
-          sessions.push(...(await listSessions(log.path)));
+          sessions.push(...(await listSessions(log.path, { stage: lensStage() })));
         } catch (err) {
           // one unreadable or foreign file does not hide the others
           if (!(err instanceof TapError)) throw err;

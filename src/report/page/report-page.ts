@@ -14,6 +14,7 @@
 import { $, el, vis } from './dom.js';
 import { fmtBytes, fmtMs } from './format.js';
 import type { ReportBar, ReportData, ReportRow, ReportSession, ReportUi, Tick } from './report-types.js';
+import { authChainText, type AuthLink } from '../../log/auth-chain.js';
 
 var DATA = JSON.parse($('#report-data').textContent ?? '{}') as ReportData;
 var ROW_H = 24, LIST_H = 27, LANE_H = 20, AXIS_H = 30, OV_H = 46;
@@ -645,7 +646,7 @@ function summaryBase(r: ReportRow): string {
     case 'batch': return (r.it ? r.it.length : 0) + ' elements';
     case 'stderr': case 'invalid': return typeof r.y === 'string' ? vis(clip(r.y, 300)) : '';
     case 'event': {
-      var y = (r.y || {}) as { signal?: string; code?: unknown; pendingCount?: number; pending?: unknown[]; lost?: unknown; reason?: string; error?: string; serverPid?: unknown; protocolVersion?: string };
+      var y = (r.y || {}) as { signal?: string; code?: unknown; pendingCount?: number; pending?: unknown[]; lost?: unknown; reason?: string; error?: string; serverPid?: unknown; protocolVersion?: string; chain?: AuthLink[]; omitted?: number; ok?: boolean; previous?: unknown; sessionId?: unknown; notDecoded?: string };
       if (r.e === 'exit') return y.signal ? 'signal ' + y.signal : 'code ' + y.code;
       if (r.e === 'end') return (y.pendingCount || (y.pending ? y.pending.length : 0)) + ' unanswered';
       if (r.e === 'gap' || r.e === 'log-error') return 'lost ' + y.lost + (y.reason ? ' (' + y.reason + ')' : '') + (y.error ? ' ' + vis(y.error) : '');
@@ -653,6 +654,9 @@ function summaryBase(r: ReportRow): string {
       if (r.e === 'spawn') return 'server pid ' + y.serverPid;
       if (r.e === 'spawn-error') return vis(y.error || '');
       if (r.e === 'lifecycle') return 'protocol ' + (y.protocolVersion || '?');
+      if (r.e === 'auth') return vis(authChainText(Array.isArray(y.chain) ? y.chain : [], typeof y.omitted === 'number' ? y.omitted : 0)) + (y.ok ? '' : ' \u00b7 not accepted');
+      if (r.e === 'session-id') return (y.reason === 'reconnect' ? 'new session after the server forgot the last' : 'session id re-issued') + ' \u00b7 ' + vis(String(y.previous)) + ' \u2192 ' + vis(String(y.sessionId));
+      if (r.e === 'exchange' || r.e === 'http') return vis(String(y.notDecoded || y.error || y.reason || ''));
       return '';
     }
   }

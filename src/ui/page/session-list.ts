@@ -59,6 +59,11 @@ export function renderSessionList(root: HTMLElement, cards: readonly SessionCard
     counts.appendChild(el('span', 'n-req', `${c.requests} req`));
     counts.appendChild(el('span', c.errors ? 'n-err bad' : 'n-err', `${c.errors} err`));
     counts.appendChild(el('span', c.findings ? 'n-find warn' : 'n-find', `${c.findings} findings`));
+    if (c.tokens) {
+      const tok = el('span', 'n-tok', `${c.tokens.context.toLocaleString('en-US')} tok`);
+      tok.title = `tokens before the first message (tool definitions and instructions): ${c.tokens.context.toLocaleString('en-US')}; tool results so far: ${c.tokens.results.toLocaleString('en-US')} (o200k_base; an estimate for other models)`;
+      counts.appendChild(tok);
+    }
     const spark = el('canvas', 'spark');
     spark.title = 'latency of the latest answers';
     counts.appendChild(spark);

@@ -1,0 +1,37 @@
+/**
+ * HAR checks for the tests: the HAR 1.2 schema written from the specification text
+ * (test/fixtures/har/har-1.2.schema.json), validated with ajv, plus the rule the schema cannot say:
+ * an entry's `time` is the sum of its timings.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { ROOT } from './paths.js';
+
+const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'har', 'har-1.2.schema.json'), 'utf8')) as object;
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: { method: string; url: string; headers: Array<{ name: string; value: string }>; queryString: unknown[]; postData?: { mimeType: string; text: string }; bodySize: number };
+  response: { status: number; statusText: string; headers: Array<{ name: string; value: string }>; content: { size: number; mimeType: string; text?: string; _sseEvents?: Array<{ time: string; ms: number; id?: string; event?: string }> } };
+  timings: { send: number; wait: number; receive: number };
+  comment?: string;
+  _mcpTap: { session: string; x: number; incomplete?: boolean; cut?: boolean };
+}
+export interface Har {
+  log: { version: string; creator: { name: string; version: string }; entries: HarEntry[] };
+}
+
+/** Every problem of a HAR document (empty when it passes). */
+export function harProblems(doc: unknown): string[] {
+  const out: string[] = [];
+  if (!validate(doc)) for (const e of validate.errors ?? []) out.push(`${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  const entries = (doc as Har | null)?.log?.entries ?? [];
+  entries.forEach((e, i) => {
+    const sum = e.timings.send + e.timings.wait + e.timings.receive;
+    if (Math.abs(sum - e.time) > 0.002) out.push(`entries[${i}].time ${e.time} is not the sum of its timings (${sum})`);
+  });
+  return out;
+}

@@ -1,0 +1,213 @@
+/**
+ * HTTP mode's pure pieces for issue 33 and issue 28 §2: header masking as the log keeps headers, the
+ * secrets headers carry (masked wherever else they appear), WWW-Authenticate parsing, which requests
+ * are MCP whatever path they use, which bodies are JSON-RPC, the OAuth step of an exchange, the sign-in
+ * chain, and the 2026-07-28 routing headers checked against the body.
+ */
+import { describe, expect, it } from 'vitest';
+import { headerSecrets, maskHeaders, maskHeaderValue, maskQuery, parseChallenge } from '../../src/http/mask.js';
+import { EndpointPolicy, isJsonRpcBody, normalizePath } from '../../src/http/endpoint-policy.js';
+import { AuthFlows, asEndpointsOf, authStepOf, grantTypeOf } from '../../src/http/auth-flow.js';
+import { authChainText } from '../../src/log/auth-chain.js';
+import { checksRoutingHeaders, decodeHeaderValue, routingHeaderProblems } from '../../src/protocol/routing-headers.js';
+import { EnvMasker } from '../../src/log/env-mask.js';
+
+const line = (text: string) => ({ bytes: Buffer.byteLength(text), data: Buffer.from(text) });
+
+describe('header masks', () => {
+  it('keeps the scheme of a credential, the names of cookies, the attributes of Set-Cookie; fingerprints the session id', () => {
+    const raw = [
+      'Authorization', 'Bearer eyJhbGciOi.secret.token',
+      'Proxy-Authorization', 'Basic dXNlcjpwYXNz',
+      'Cookie', 'a=1111; sid=COOKIE-2222',
+      'Set-Cookie', 'sid=SETCOOKIE-3333; Path=/; HttpOnly',
+      'Mcp-Session-Id', 'b1f5c0de-1111-4222-8333-944445555666',
+      'Location', 'http://127.0.0.1:9/cb?code=CODE-4444&state=xyz#frag',
+      'X-Api-Key', 'KEY-5555',
+      'x-amz-security-token', 'TOKEN-6666',
+      'WWW-Authenticate', 'Bearer resource_metadata="https://a/.well-known/oauth-protected-resource"',
+      'Content-Type', 'application/json',
+      'Mcp-Name', 'get_weather',
+    ];
+    const masked = maskHeaders(raw);
+    expect(masked).toEqual([
+      ['Authorization', 'Bearer [REDACTED:authorization]'],
+      ['Proxy-Authorization', 'Basic [REDACTED:authorization]'],
+      ['Cookie', 'a=[REDACTED:cookie]; sid=[REDACTED:cookie]'],
+      ['Set-Cookie', 'sid=[REDACTED:cookie]; Path=/; HttpOnly'],
+      ['Mcp-Session-Id', expect.stringMatching(/^\[REDACTED:mcp-session-id:[0-9a-f]{8}\]$/)],
+      ['Location', 'http://127.0.0.1:9/cb?code=[REDACTED:query]&state=[REDACTED:query]'],
+      ['X-Api-Key', '[REDACTED:header]'],
+      ['x-amz-security-token', '[REDACTED:header]'],
+      ['WWW-Authenticate', 'Bearer resource_metadata="https://a/.well-known/oauth-protected-resource"'],
+      ['Content-Type', 'application/json'],
+      ['Mcp-Name', 'get_weather'],
+    ]);
+    const text = JSON.stringify(masked);
+    for (const s of ['secret.token', 'dXNlcjpwYXNz', '1111', 'COOKIE-2222', 'SETCOOKIE-3333', 'b1f5c0de', 'CODE-4444', 'KEY-5555', 'TOKEN-6666', 'frag']) expect(text).not.toContain(s);
+    expect(maskHeaderValue('authorization', 'just-a-token')).toBe('[REDACTED:authorization]');
+    expect(maskQuery('/x#only-fragment')).toBe('/x');
+  });
+
+  it('names the secret values it masked, with their markers, so a body that echoes one is masked too', () => {
+    const raw = ['authorization', 'Bearer ABCDEFGH12345678', 'cookie', 'a=COOKIEVALUE1; b=COOKIEVALUE2', 'mcp-session-id', 'SESSION-0123456789', 'set-cookie', 'c=SETCOOKIEVAL; Path=/'];
+    const secrets = headerSecrets(raw);
+    expect(secrets.map((s) => s.value)).toEqual(['ABCDEFGH12345678', 'COOKIEVALUE1', 'COOKIEVALUE2', 'SESSION-0123456789', 'SETCOOKIEVAL']);
+    const masker = new EnvMasker([]);
+    expect(masker.active).toBe(false);
+    for (const s of secrets) masker.learn(s.value, s.marker);
+    masker.learn('short', '[x]'); // under 8 characters: never learned
+    const lineIn = `${JSON.stringify({ msg: { text: 'token=ABCDEFGH12345678 session=SESSION-0123456789 short' } })}\n`;
+    const out = masker.maskLine(lineIn);
+    expect(out).toBe(`${JSON.stringify({ msg: { text: `token=[REDACTED:authorization] session=${secrets[3]!.marker} short` } })}\n`);
+  });
+
+  it('learns a bounded number of wire secrets, forgetting the oldest first', () => {
+    const masker = new EnvMasker([{ name: 'FIXED_TOKEN', value: 'fixed-secret-value' }]);
+    for (let i = 0; i < 100; i++) masker.learn(`learned-secret-${String(i).padStart(3, '0')}`, `[L${i}]`);
+    const probe = (s: string) => masker.maskLine(`${JSON.stringify({ t: s })}\n`);
+    expect(probe('learned-secret-099')).toContain('[L99]');
+    expect(probe('learned-secret-036')).toContain('[L36]');
+    expect(probe('learned-secret-035')).toContain('learned-secret-035');
+    expect(probe('fixed-secret-value')).toContain('[REDACTED:env FIXED_TOKEN]');
+  });
+});
+
+describe('WWW-Authenticate', () => {
+  it('parses the first challenge: scheme, resource_metadata, scope, error, error_description, realm', () => {
+    expect(parseChallenge('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="files:read files:write", error="insufficient_scope", error_description="needs \\"write\\""')).toEqual({
+      scheme: 'Bearer',
+      resourceMetadata: 'https://mcp.example.com/.well-known/oauth-protected-resource',
+      scope: 'files:read files:write',
+      error: 'insufficient_scope',
+      errorDescription: 'needs "write"',
+    });
+    expect(parseChallenge('Bearer realm=example, error=invalid_token')).toEqual({ scheme: 'Bearer', realm: 'example', error: 'invalid_token' });
+    expect(parseChallenge('Bearer')).toEqual({ scheme: 'Bearer' });
+    expect(parseChallenge('   ')).toBeNull();
+    // a metadata URL's query is masked like any logged URL
+    expect(parseChallenge('Bearer resource_metadata="https://a/m?k=v"')?.resourceMetadata).toBe('https://a/m?k=[REDACTED:query]');
+  });
+});
+
+describe('which requests are MCP', () => {
+  const sig = (over: Record<string, string | undefined>) => ({ method: 'POST', path: '/mcp', ...over });
+  it('the given path (trailing slash ignored), a session id, a protocol version or an SSE Accept: MCP on any path', () => {
+    const p = new EndpointPolicy('/mcp/');
+    expect(p.path).toBe('/mcp');
+    expect(p.route(sig({ path: '/mcp' }))).toBe('mcp');
+    expect(p.route(sig({ path: '/mcp/' }))).toBe('mcp');
+    expect(p.route(sig({ path: '/other', sessionId: 's' }))).toBe('mcp');
+    expect(p.route(sig({ path: '/other', protocolVersion: '2025-11-25' }))).toBe('mcp');
+    expect(p.route(sig({ path: '/other', accept: 'application/json, text/event-stream' }))).toBe('mcp');
+    expect(p.route({ method: 'GET', path: '/sse', accept: 'text/event-stream' })).toBe('mcp');
+  });
+  it('a bare JSON POST elsewhere is judged by its body; OAuth discovery, forms and the rest are outside', () => {
+    const p = new EndpointPolicy('');
+    expect(p.path).toBe('/');
+    expect(p.route(sig({ path: '/rpc', contentType: 'application/json; charset=utf-8' }))).toBe('probe');
+    expect(p.route(sig({ path: '/rpc', contentType: 'application/json', contentEncoding: 'gzip' }))).toBe('outside');
+    expect(p.route(sig({ path: '/token', contentType: 'application/x-www-form-urlencoded' }))).toBe('outside');
+    expect(p.route({ method: 'GET', path: '/.well-known/oauth-protected-resource', accept: 'text/event-stream', sessionId: 'x' })).toBe('outside');
+    expect(p.route({ method: 'GET', path: '/authorize' })).toBe('outside');
+    expect(normalizePath('')).toBe('/');
+    expect(p.describe()).toMatch(/^the URL names no path, so JSON-RPC and SSE are decoded on any path/);
+    expect(new EndpointPolicy('/mcp').describe()).toMatch(/^MCP endpoint \/mcp; /);
+  });
+  it('JSON-RPC bodies: objects or arrays of objects with jsonrpc or a method; never an OAuth document', () => {
+    expect(isJsonRpcBody(line('{"jsonrpc":"2.0","id":1,"method":"ping"}'))).toBe(true);
+    expect(isJsonRpcBody(line('[{"jsonrpc":"2.0","id":1,"result":{}}]'))).toBe(true);
+    expect(isJsonRpcBody(line('{"method":"tools/list","id":1}'))).toBe(true);
+    expect(isJsonRpcBody(line('{"client_name":"x","redirect_uris":["http://a"]}'))).toBe(false);
+    expect(isJsonRpcBody(line('{"access_token":"t","token_type":"Bearer"}'))).toBe(false);
+    expect(isJsonRpcBody(line('{"error":"invalid_token"}'))).toBe(false);
+    expect(isJsonRpcBody(line('[]'))).toBe(false);
+    expect(isJsonRpcBody(line('not json'))).toBe(false);
+    expect(isJsonRpcBody({ bytes: 9_000_000, head: Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"x":"'), shortened: null })).toBe(true);
+    expect(isJsonRpcBody({ bytes: 9_000_000, head: Buffer.from('{"access_token":"'), shortened: null })).toBe(false);
+  });
+});
+
+describe('OAuth steps and the sign-in chain', () => {
+  it('classifies metadata, registration, authorization and token exchanges; learns endpoints from the metadata', () => {
+    expect(authStepOf('GET', '/.well-known/oauth-protected-resource/mcp', {})).toBe('resource-metadata');
+    expect(authStepOf('GET', '/.well-known/oauth-authorization-server', {})).toBe('as-metadata');
+    expect(authStepOf('GET', '/tenant/.well-known/openid-configuration', {})).toBe('as-metadata');
+    expect(authStepOf('POST', '/oauth/token', {})).toBe('token');
+    expect(authStepOf('POST', '/register', {})).toBe('register');
+    expect(authStepOf('GET', '/authorize', {})).toBe('authorize');
+    expect(authStepOf('GET', '/token', {})).toBeNull();
+    const as = asEndpointsOf({ token_endpoint: 'https://a.example/o/t', registration_endpoint: 'https://other.example/reg', authorization_endpoint: 'https://a.example/o/a' }, 'https://a.example');
+    expect(as).toEqual({ token: '/o/t', authorize: '/o/a' });
+    expect(authStepOf('POST', '/o/t', as)).toBe('token');
+    expect(authStepOf('POST', '/token', as)).toBeNull();
+    expect(grantTypeOf('code=SECRET&grant_type=authorization_code&code_verifier=V')).toBe('authorization_code');
+    expect(grantTypeOf('grant_type=refresh_token&refresh_token=R')).toBe('refresh_token');
+    expect(grantTypeOf('grant_type=%3Cscript%3E')).toBeUndefined();
+  });
+
+  it('a chain from the challenge to the accepted retry, in words every reader shows', () => {
+    const flows = new AuthFlows();
+    expect(flows.answered(0, 200, '/mcp', true)).toBeNull(); // no chain open
+    flows.challenge(1000, 401, '/mcp');
+    // the host retries its stale token before fetching anything: still the same chain
+    expect(flows.answered(1001, 401, '/mcp', true)).toBeNull();
+    flows.challenge(1001, 401, '/mcp', 'invalid_token');
+    flows.step(1010, 'resource-metadata', 200, '/.well-known/oauth-protected-resource/mcp');
+    flows.step(1020, 'as-metadata', 200, '/.well-known/oauth-authorization-server');
+    flows.step(1030, 'register', 201, '/register');
+    flows.step(1040, 'authorize', 302, '/authorize');
+    flows.step(1050, 'token', 200, '/token', 'authorization_code');
+    expect(flows.answered(1060, 200, '/mcp', false)).toBeNull(); // a request without credentials does not end it
+    const done = flows.answered(1075, 200, '/mcp', true)!;
+    expect(done.ok).toBe(true);
+    expect(done.durationMs).toBe(75);
+    expect(authChainText(done.chain)).toBe('401 → 401 invalid_token → resource metadata → auth server metadata → register → authorize → token → retry OK');
+    expect(done.chain.at(-1)).toEqual({ step: 'retry', status: 200, path: '/mcp', ms: 75 });
+    expect(flows.takeOpen(2000)).toBeNull();
+  });
+
+  it('a refresh that is refused ends the chain as failed; an unfinished one is taken at shutdown; long chains are bounded', () => {
+    const flows = new AuthFlows();
+    flows.challenge(0, 401, '/mcp', 'invalid_token');
+    flows.step(5, 'token', 400, '/token', 'refresh_token');
+    const failed = flows.answered(9, 401, '/mcp', true)!;
+    expect(failed.ok).toBe(false);
+    expect(authChainText(failed.chain)).toBe('401 invalid_token → token (refresh) 400 → retry 401');
+    flows.challenge(10, 403, '/mcp', 'insufficient_scope');
+    for (let i = 0; i < 50; i++) flows.step(11 + i, 'resource-metadata', 404, '/.well-known/oauth-protected-resource');
+    const open = flows.takeOpen(100)!;
+    expect(open.ok).toBe(false);
+    expect(open.chain).toHaveLength(32);
+    expect(open.omitted).toBe(19);
+    expect(authChainText(open.chain, open.omitted)).toMatch(/^403 insufficient_scope → resource metadata 404 → .* → … 19 more$/);
+    // metadata read without a challenge is no failed sign-in
+    flows.step(200, 'resource-metadata', 200, '/.well-known/oauth-protected-resource');
+    expect(flows.takeOpen(300)).toBeNull();
+  });
+});
+
+describe('2026-07-28 routing headers', () => {
+  const body = { method: 'tools/call', name: 'get_weather', protocolVersion: '2026-07-28' };
+  it('applies from 2026-07-28 on', () => {
+    expect(checksRoutingHeaders('2026-07-28')).toBe(true);
+    expect(checksRoutingHeaders('2027-01-01')).toBe(true);
+    expect(checksRoutingHeaders('2025-11-25')).toBe(false);
+    expect(checksRoutingHeaders(undefined)).toBe(false);
+    expect(checksRoutingHeaders('draft')).toBe(false);
+  });
+  it('agreeing headers pass, Base64 names decoded; each mismatch and each missing header is named', () => {
+    expect(routingHeaderProblems({ protocolVersion: '2026-07-28', method: 'tools/call', name: 'get_weather' }, body)).toEqual([]);
+    expect(decodeHeaderValue('=?base64?SGVsbG8sIOS4lueVjA==?=')).toBe('Hello, 世界');
+    expect(routingHeaderProblems({ protocolVersion: '2026-07-28', method: 'tools/call', name: '=?base64?SGVsbG8sIOS4lueVjA==?=' }, { ...body, name: 'Hello, 世界' })).toEqual([]);
+    expect(routingHeaderProblems({ protocolVersion: '2026-07-28', method: 'tools/list', name: 'get_forecast' }, body)).toEqual([
+      'Mcp-Method "tools/list" does not match the body\'s method "tools/call"',
+      'Mcp-Name "get_forecast" does not match the body\'s "get_weather"',
+    ]);
+    expect(routingHeaderProblems({ protocolVersion: '2026-07-28' }, body)).toEqual(['no Mcp-Method header (the body\'s method is "tools/call")', 'no Mcp-Name header (required for tools/call; the body names "get_weather")']);
+    expect(routingHeaderProblems({ protocolVersion: '2027-01-01', method: 'tools/call', name: 'get_weather' }, body)).toEqual(['MCP-Protocol-Version "2027-01-01" does not match the body\'s "2026-07-28"']);
+    expect(routingHeaderProblems({ protocolVersion: '2026-07-28', method: 'tools/call', name: '=?base64?!!!?=' }, body)).toEqual(['Mcp-Name "=?base64?!!!?=" is not valid Base64 inside its =?base64?…?= sentinel']);
+    // no Mcp-Name needed for other methods
+    expect(routingHeaderProblems({ protocolVersion: '2026-07-28', method: 'tools/list' }, { method: 'tools/list', protocolVersion: '2026-07-28' })).toEqual([]);
+  });
+});
