@@ -179,8 +179,8 @@ export const checkSessionInput = z.object({
   maxMs: z.array(z.string().max(300)).max(50).optional().describe('Latency limits (as check --max-ms), e.g. tools/call=500'),
   expectTools: z.array(z.string().max(200)).max(50).optional().describe('Tools the server must list'),
   forbidTools: z.array(z.string().max(200)).max(50).optional().describe('Tools the server must neither list nor be asked to run'),
-  maxContextTokens: z.number().int().min(1).optional().describe('The tool definitions and instructions must cost at most this many tokens (as check --max-context-tokens)'),
-  maxResultTokens: z.number().int().min(1).optional().describe('Every tool result must cost at most this many tokens (as check --max-result-tokens)'),
+  maxContextTokens: z.number().int().min(1).optional().describe('A token budget for the tool definitions and instructions (as check --max-context-tokens)'),
+  maxResultTokens: z.number().int().min(1).optional().describe('A token budget for each tool result (as check --max-result-tokens)'),
   limit: limitArg(500, 100).optional(),
   cursor: cursorArg.optional(),
 });

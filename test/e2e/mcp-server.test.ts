@@ -7,7 +7,7 @@
  * mcp-tap's own server into the directory it serves; a host that closes stdin gets its answers first.
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ResourceListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, fixture, ROOT, tempDir } from '../helpers/paths.js';
+import { syntheticSession } from '../helpers/synthetic-session.js';
 import { waitFor } from '../helpers/wait.js';
 
 const run = promisify(execFile);
@@ -96,10 +97,11 @@ describe('mcp-tap mcp over stdio with the SDK client', () => {
     expect(JSON.stringify(msg.request.body)).toContain('"name":"fetch_report"');
   });
 
-  it('runs check on the session', async () => {
-    const report = (await call('check_session', { session, failOn: ['is-error'] })) as { passed: boolean; problems: Array<{ ruleId: string; message: string }> };
+  it('runs check on the session: the isError result, and the security lens on the credentials', async () => {
+    const report = (await call('check_session', { session, failOn: ['is-error'] })) as { passed: boolean; failed: string[]; problems: Array<{ ruleId: string; message: string }> };
     expect(report.passed).toBe(false);
-    expect(report.problems.map((p) => p.ruleId)).toEqual(['tool-is-error']);
+    expect(report.failed).toEqual(['is-error']);
+    expect(new Set(report.problems.map((p) => p.ruleId))).toEqual(new Set(['tool-is-error', 'credential-in-arguments', 'credential-in-result']));
   });
 
   it('announces a session recorded while it runs', async () => {
@@ -133,13 +135,35 @@ describe('mcp-tap mcp over stdio with the SDK client', () => {
 });
 
 describe('mcp-tap mcp as a server of its own', () => {
-  it('passes check --run (schema, no findings), logged apart from the directory it serves', async () => {
+  it('passes check --run: schema, spec, the security lens on its definitions and answers, the token budgets', async () => {
+    // beside the leaky session, one busy enough that a page of it fills an answer
+    const busy = syntheticSession(1500, 3);
+    writeFileSync(join(logs, 'busy.jsonrpc.log'), busy.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const session = (await call('list_sessions', { server: 'leaky' })).sessions as Array<{ id: string }>;
+    const leaky = session[0]!.id;
+    const calls = [
+      `list_sessions={}`,
+      `search_messages={"session":"synthetic-3","limit":200}`,
+      `search_messages={"text":"upstream refused"}`,
+      `get_message={"session":"${leaky}","seq":10}`,
+      `get_message={"session":"${leaky}","seq":12}`,
+      `get_session={"session":"${leaky}"}`,
+      `session_stats={"session":"synthetic-3"}`,
+      `check_session={"session":"${leaky}"}`,
+      `diff_sessions={"a":"${leaky}","b":"synthetic-3"}`,
+    ].flatMap((c) => ['--call', c]);
     const before = readdirSync(logs).sort();
-    const { stdout } = await run(process.execPath, [CLI, 'check', '--run', '--format', 'json', '--fail-on', 'all', '--', process.execPath, CLI, 'mcp', '--dir', logs], { env, cwd: ROOT, timeout: 60_000 });
-    const report = JSON.parse(stdout) as { passed: boolean; problems: unknown[]; summary: { tools: number; findings: number; schemaProblems: number } };
+    // exit 1 when the check fails: its report says why
+    const { stdout } = await run(
+      process.execPath,
+      [CLI, 'check', '--run', '--format', 'json', '--fail-on', 'all', '--max-context-tokens', '2500', '--max-result-tokens', '25000', ...calls, '--', process.execPath, CLI, 'mcp', '--dir', logs],
+      { env, cwd: ROOT, timeout: 60_000 },
+    ).catch((err: { stdout: string }) => err);
+    const report = JSON.parse(stdout) as { passed: boolean; problems: unknown[]; requests: Array<{ method: string; status: string }>; summary: Record<string, unknown> };
     expect(report.problems).toEqual([]);
     expect(report.passed).toBe(true);
-    expect(report.summary).toMatchObject({ tools: 7, findings: 0, schemaProblems: 0 });
+    expect(report.summary).toMatchObject({ tools: 7, findings: 0, security: 0, specViolations: 0, schemaProblems: 0, isError: 0 });
+    expect(report.requests.filter((r) => r.method === 'tools/call').map((r) => r.status)).toEqual(Array(9).fill('ok'));
     expect(readdirSync(logs).sort()).toEqual(before);
   }, 90_000);
 
