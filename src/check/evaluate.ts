@@ -4,6 +4,7 @@
  */
 import type { JsonRpcId } from '../log/record.js';
 import { isRefusedProbe } from '../protocol/probe.js';
+import { unendedState } from '../platform/process-alive.js';
 import { VERSION } from '../version.js';
 import { evaluateAssertions, NO_ASSERTIONS, type Assertions } from './assertions.js';
 import { DEFAULT_FAIL_ON, failsOn, type FailOn } from './fail-on.js';
@@ -34,6 +35,8 @@ export interface EvaluateOptions {
   /** Meta-schema validation of tool schemas; null: not available (a warning says so); undefined: not asked. */
   validator?: SchemaValidator | null;
   run?: RunContext;
+  /** Whether mcp-tap's pid still runs here (a session with no end record: running, or killed). */
+  alive?: (pid: number) => boolean;
 }
 
 const refused = (q: RequestFact): boolean => q.answer?.kind === 'error' && isRefusedProbe(q.method, q.from, q.answer.error?.code);
@@ -155,7 +158,13 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
   for (const o of asserted.outcomes) if (o.matched === 0) warnings.push(`${o.flag} matched no request of the session`);
 
   for (const n of run?.notSent ?? []) warnings.push(`${nameOf(n)} was not sent: the SDK client refused it (${n.message})`);
-  if (!facts.ended && facts.records > 0) warnings.push('the session has no end record: mcp-tap is still running or was killed, so some requests may still be in flight');
+  if (!facts.ended && facts.records > 0) {
+    warnings.push(
+      unendedState(facts.start?.pid, opts.alive) === 'killed'
+        ? 'the session has no end record and its mcp-tap is gone: mcp-tap was killed, so requests without an answer were cut off'
+        : 'the session has no end record: mcp-tap is still running, so some requests may still be in flight',
+    );
+  }
 
   // in log order; results without a record (none but a failed start) first
   const order = problems.map((p, i) => ({ p, i }));

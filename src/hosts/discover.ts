@@ -1,4 +1,5 @@
 /** Finds the config files that exist for the chosen hosts (or the one named with --config) and reads them. */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { homeDirFor } from '../platform/home.js';
 import { homedir } from 'node:os';
@@ -9,6 +10,7 @@ import { plainValue } from './config-tree.js';
 import { parseConfig } from './parse-config.js';
 import { hostDirLocations } from './host-paths.js';
 import { configFileLocations, hostLocations } from './locations.js';
+import { findGitRoot } from './project-dirs.js';
 import { HOST_IDS, type HostEnv, type HostId, type ServersLocation } from './types.js';
 
 /** A config file that exists, its text, and the server objects to look at inside it. */
@@ -20,11 +22,13 @@ export interface ConfigFile {
 
 /** The HostEnv of this process; `project` overrides the current directory for project-level configs. */
 export function processHostEnv(project?: string): HostEnv {
+  const cwd = resolve(project ?? process.cwd());
   return {
     platform: process.platform,
     home: homeDirFor(process.platform, process.env, homedir()),
-    cwd: resolve(project ?? process.cwd()),
+    cwd,
     env: process.env,
+    gitRoot: findGitRoot(cwd, process.platform, existsSync),
   };
 }
 
@@ -79,7 +83,10 @@ export async function discoverConfigs(
         byFile.set(loc.file, cf);
       }
       const key = JSON.stringify(loc.serversPath);
-      if (!cf.locations.some((l) => JSON.stringify(l.serversPath) === key)) cf.locations.push(loc);
+      const same = cf.locations.find((l) => JSON.stringify(l.serversPath) === key);
+      // one file several hosts read (.mcp.json): one location, labelled with each of them
+      if (!same) cf.locations.push({ ...loc });
+      else if (loc.host !== 'custom' && same.host !== loc.host && !same.readBy?.includes(loc.host)) same.readBy = [...(same.readBy ?? []), loc.host];
     }
   }
   return { found: [...byFile.values()], looked };

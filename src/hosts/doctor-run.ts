@@ -45,9 +45,10 @@ interface Planned {
 
 function where(e: FoundEntry, file: string): string {
   const l = e.location;
-  if (l.scope === 'local') return `${l.host}, local to ${String(l.serversPath[1])}: ${file}`;
+  const hosts = [l.host, ...(l.readBy ?? [])].join(', ');
+  if (l.scope === 'local') return `${hosts}, local to ${String(l.serversPath[1])}: ${file}`;
   if (l.host === 'custom') return file;
-  return `${l.host}, ${l.scope}: ${file}`;
+  return `${hosts}, ${l.scope}: ${file}`;
 }
 
 function stringRecord(v: unknown): Record<string, string> {
@@ -67,7 +68,8 @@ async function plan(e: FoundEntry, file: string, h: HostEnv, opts: DoctorOptions
   if (k.kind === 'wrapped' && !k.original) {
     return { entry: e, file, pathUsed, check: { ...base, invalid: 'it runs through mcp-tap, but the server command cannot be told from its arguments' } };
   }
-  const raw = e.value as { env?: unknown; cwd?: unknown };
+  // the server's environment: `env`; opencode's and Kilo's `environment`; Goose's `envs`
+  const raw = e.value as { env?: unknown; environment?: unknown; envs?: unknown; cwd?: unknown };
   const cmdline = k.kind === 'wrapped' ? k.original! : { command: k.command, args: k.args ?? [] };
   const ctx: ExpandContext = {
     host: e.location.host,
@@ -84,7 +86,7 @@ async function plan(e: FoundEntry, file: string, h: HostEnv, opts: DoctorOptions
   };
   const command = expand(cmdline.command);
   const args = cmdline.args.map(expand);
-  const entryEnv = Object.fromEntries(Object.entries(stringRecord(raw.env)).map(([key, v]) => [key, expand(v)]));
+  const entryEnv = Object.fromEntries(Object.entries(stringRecord(raw.env ?? raw.environment ?? raw.envs)).map(([key, v]) => [key, expand(v)]));
   const env: Record<string, string> = { ...stringRecord(h.env), ...entryEnv };
   const cwd = typeof raw.cwd === 'string' && raw.cwd ? resolve(h.cwd, expand(raw.cwd)) : undefined;
   const path = pathValue(env, h.platform);

@@ -21,9 +21,10 @@ export interface EditDeps {
 
 function describeLocation(r: EntryResult): string {
   const l = r.location;
-  if (l.scope === 'local') return `${l.host}, local to ${String(l.serversPath[1])}`;
+  const hosts = [l.host, ...(l.readBy ?? [])].join(', ');
+  if (l.scope === 'local') return `${hosts}, local to ${String(l.serversPath[1])}`;
   if (l.host === 'custom') return 'config';
-  return `${l.host}, ${l.scope}`;
+  return `${hosts}, ${l.scope}`;
 }
 
 function resultLine(r: EntryResult): string {

@@ -161,6 +161,10 @@ export function unwrapEdits(
   if (args.items[originalIndex + 1]) return [restore, deleteFront(args, originalIndex + 1)];
   if (keepEmptyArgs) {
     if (args.itemStarts) return [restore, { offset: args.offset, length: args.end - args.offset, content: '[]' }];
+    // A host that rewrote the file (Claude Code re-prints its configs) spread the list over lines: what
+    // would be left between the brackets is only their line breaks and indentation, so the list is `[]` again.
+    const left = text.slice(args.offset + 1, args.items[0]!.offset) + text.slice(orig.end, args.end - 1);
+    if (/^\s*$/.test(left) && /[\r\n]/.test(left)) return [restore, { offset: args.offset, length: args.end - args.offset, content: '[]' }];
     return [restore, { offset: args.items[0]!.offset, length: orig.end - args.items[0]!.offset, content: '' }];
   }
   const between = text.slice(cmd.end, argsProp.keyStart);

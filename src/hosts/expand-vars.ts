@@ -1,8 +1,9 @@
 /**
  * The variables hosts substitute in a server entry before starting it, so doctor checks what the host
  * would really run: VS Code and Cursor `${workspaceFolder}`, `${userHome}`, `${env:NAME}`; Claude Code
- * `${NAME}` and `${NAME:-default}`; Gemini CLI also `$NAME`. `${input:…}` (asked for by VS Code at start)
- * cannot be known here.
+ * `${NAME}` and `${NAME:-default}`; Gemini CLI also `$NAME`; Qwen Code `$NAME` and `${NAME}` (no
+ * default: `${A:-b}` stays as written, as its resolveEnvVarsInString leaves it); opencode and Kilo CLI
+ * `{env:NAME}`, empty when unset. `${input:…}` (asked for by VS Code at start) cannot be known here.
  */
 import type { HostId } from './types.js';
 
@@ -50,6 +51,15 @@ export function expandVariables(text: string, ctx: ExpandContext): Expansion {
       unresolved.push(whole);
       return whole;
     });
+  } else if (ctx.host === 'qwen') {
+    value = text.replace(/\$(?:(\w+)|\{([^}]+)\})/g, (whole, bare: string | undefined, braced: string | undefined) => {
+      const v = ctx.env[(bare ?? braced)!];
+      if (v !== undefined) return v;
+      unresolved.push(whole);
+      return whole;
+    });
+  } else if (ctx.host === 'opencode' || ctx.host === 'kilo') {
+    value = text.replace(/\{env:([^}]+)\}/g, (_whole, name: string) => ctx.env[name.trim()] ?? '');
   }
   return { value, unresolved };
 }

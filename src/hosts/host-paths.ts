@@ -1,10 +1,12 @@
 /**
  * Config locations of the hosts beyond the first five (Gemini CLI, Codex CLI, Zed, Cline, Roo Code,
- * Continue, Goose, LM Studio, Amazon Q Developer CLI, Kiro, opencode, Copilot CLI, VS Code Insiders).
- * Pure functions of (platform, env, home, project); whether files exist is decided by discover.ts.
- * Sources: each host's docs, and for Gemini CLI and Codex CLI their published npm packages.
+ * Continue, Goose, LM Studio, Amazon Q Developer CLI, Kiro, opencode, Copilot CLI, VS Code Insiders,
+ * Qwen Code, Kilo Code CLI). Pure functions of (platform, env, home, project, git root); whether files
+ * exist is decided by discover.ts. Sources: each host's docs, and for Gemini CLI, Codex CLI, Qwen Code,
+ * opencode and Copilot CLI their published npm packages (read, and run against test directories).
  */
 import { posix, win32 } from 'node:path';
+import { dirsUpTo } from './project-dirs.js';
 import type { HostEnv, HostId, ServersLocation } from './types.js';
 
 function pathApi(platform: NodeJS.Platform): typeof posix {
@@ -38,7 +40,7 @@ export interface DirLocation {
 export function moreHostLocations(host: HostId, h: HostEnv, appData: string): ServersLocation[] | undefined {
   const p = pathApi(h.platform);
   const project = p.resolve(h.cwd);
-  const at = (scope: 'user' | 'project', file: string, serversPath: string[], extra: Partial<ServersLocation> = {}): ServersLocation => ({
+  const at = (scope: ServersLocation['scope'], file: string, serversPath: string[], extra: Partial<ServersLocation> = {}): ServersLocation => ({
     host,
     scope,
     file,
@@ -100,23 +102,40 @@ export function moreHostLocations(host: HostId, h: HostEnv, appData: string): Se
         at('user', p.join(h.home, '.kiro', 'settings', 'mcp.json'), ['mcpServers']),
         at('project', p.join(project, '.kiro', 'settings', 'mcp.json'), ['mcpServers']),
       ];
-    case 'opencode': {
-      const dir = p.join(xdgConfig(h), 'opencode');
+    case 'opencode':
+    case 'kilo': {
+      // opencode, and Kilo CLI (its fork) with its own names: <name>.json(c) and .<name>/<name>.json(c)
+      // in the project and each parent up to the git work tree's root (the filesystem root outside one)
+      const name = host === 'kilo' ? 'kilo' : 'opencode';
+      const dir = p.join(xdgConfig(h), name);
       const shape = { shape: 'opencode' as const };
-      const out = [
-        at('user', p.join(dir, 'opencode.json'), ['mcp'], shape),
-        at('user', p.join(dir, 'opencode.jsonc'), ['mcp'], shape),
-        at('project', p.join(project, 'opencode.json'), ['mcp'], shape),
-        at('project', p.join(project, 'opencode.jsonc'), ['mcp'], shape),
-      ];
-      const custom = absoluteEnv(h, 'OPENCODE_CONFIG');
+      const out = [at('user', p.join(dir, `${name}.json`), ['mcp'], shape), at('user', p.join(dir, `${name}.jsonc`), ['mcp'], shape)];
+      for (const d of dirsUpTo(project, h.gitRoot ?? null, h.platform)) {
+        for (const f of [`${name}.json`, `${name}.jsonc`, p.join(`.${name}`, `${name}.json`), p.join(`.${name}`, `${name}.jsonc`)]) out.push(at('project', p.join(d, f), ['mcp'], shape));
+      }
+      const custom = host === 'opencode' ? absoluteEnv(h, 'OPENCODE_CONFIG') : undefined;
       if (custom) out.unshift(at('user', custom, ['mcp'], shape));
       return out;
     }
     case 'copilot-cli': {
-      const xdg = absoluteEnv(h, 'XDG_CONFIG_HOME');
-      const dir = absoluteEnv(h, 'COPILOT_HOME') ?? (xdg ? p.join(xdg, '.copilot') : p.join(h.home, '.copilot'));
-      return [at('user', p.join(dir, 'mcp-config.json'), ['mcpServers'])];
+      // ~/.copilot (or $COPILOT_HOME) whatever XDG_CONFIG_HOME says; in the project and each parent up to
+      // the git work tree's root, .mcp.json (which Claude Code reads too) or else .github/mcp.json
+      const dir = absoluteEnv(h, 'COPILOT_HOME') ?? p.join(h.home, '.copilot');
+      const out = [at('user', p.join(dir, 'mcp-config.json'), ['mcpServers'])];
+      for (const d of h.gitRoot ? dirsUpTo(project, h.gitRoot, h.platform) : [project]) {
+        out.push(at('project', p.join(d, '.mcp.json'), ['mcpServers']), at('project', p.join(d, '.github', 'mcp.json'), ['mcpServers']));
+      }
+      return out;
+    }
+    case 'qwen': {
+      // Gemini CLI's format; $QWEN_HOME (~ expanded, relative to the project) else ~/.qwen; machine-wide
+      // settings where Qwen Code's getSystemSettingsPath puts them
+      const q = h.env['QWEN_HOME'];
+      const home = q ? (q === '~' || /^~[\\/]/.test(q) ? p.join(h.home, q.slice(1)) : p.resolve(project, q)) : p.join(h.home, '.qwen');
+      const system =
+        h.env['QWEN_CODE_SYSTEM_SETTINGS_PATH'] ||
+        (h.platform === 'darwin' ? '/Library/Application Support/QwenCode/settings.json' : h.platform === 'win32' ? 'C:\\ProgramData\\qwen-code\\settings.json' : '/etc/qwen-code/settings.json');
+      return [at('user', p.join(home, 'settings.json'), ['mcpServers']), at('project', p.join(project, '.qwen', 'settings.json'), ['mcpServers']), at('system', system, ['mcpServers'])];
     }
     default:
       return undefined;

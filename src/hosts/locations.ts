@@ -4,6 +4,7 @@
  */
 import { posix, win32 } from 'node:path';
 import { moreHostLocations } from './host-paths.js';
+import { dirsUpTo } from './project-dirs.js';
 import type { HostEnv, HostId, ServersLocation } from './types.js';
 
 function pathApi(platform: NodeJS.Platform): typeof posix {
@@ -26,6 +27,13 @@ export function claudeCodeUserFile(h: HostEnv): string {
   return p.join(dir, '.claude.json');
 }
 
+/** Claude Code's managed-mcp.json (set by an administrator; Claude Code's own paths per OS). */
+export function claudeCodeManagedFile(h: HostEnv): string {
+  if (h.platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-mcp.json';
+  if (h.platform === 'win32') return 'C:\\Program Files\\ClaudeCode\\managed-mcp.json';
+  return '/etc/claude-code/managed-mcp.json';
+}
+
 /** Every place a host may keep server entries, whether or not the file exists. */
 export function hostLocations(host: HostId, h: HostEnv): ServersLocation[] {
   const p = pathApi(h.platform);
@@ -36,11 +44,14 @@ export function hostLocations(host: HostId, h: HostEnv): ServersLocation[] {
         { host, scope: 'user', file: p.join(appDataDir(h), 'Claude', 'claude_desktop_config.json'), serversPath: ['mcpServers'] },
       ];
     case 'claude-code': {
+      // local entries are keyed by the git work tree's root (the project itself outside one); every
+      // .mcp.json from the project up to the filesystem root counts, above the work tree too
       const user = claudeCodeUserFile(h);
       return [
         { host, scope: 'user', file: user, serversPath: ['mcpServers'] },
-        { host, scope: 'local', file: user, serversPath: ['projects', project, 'mcpServers'] },
-        { host, scope: 'project', file: p.join(project, '.mcp.json'), serversPath: ['mcpServers'] },
+        { host, scope: 'local', file: user, serversPath: ['projects', h.gitRoot ?? project, 'mcpServers'] },
+        ...dirsUpTo(project, null, h.platform).map((dir): ServersLocation => ({ host, scope: 'project', file: p.join(dir, '.mcp.json'), serversPath: ['mcpServers'] })),
+        { host, scope: 'managed', file: claudeCodeManagedFile(h), serversPath: ['mcpServers'] },
       ];
     }
     case 'cursor':
@@ -79,7 +90,7 @@ export function configFileLocations(
   if (host === 'claude-code' || (host === undefined && base === '.claude.json')) {
     return [
       { host: 'claude-code', scope: 'user', file, serversPath: ['mcpServers'] },
-      { host: 'claude-code', scope: 'local', file, serversPath: ['projects', p.resolve(h.cwd), 'mcpServers'] },
+      { host: 'claude-code', scope: 'local', file, serversPath: ['projects', h.gitRoot ?? p.resolve(h.cwd), 'mcpServers'] },
     ];
   }
   if (host !== undefined) {

@@ -20,6 +20,8 @@ export const HOST_IDS = [
   'kiro',
   'opencode',
   'copilot-cli',
+  'qwen',
+  'kilo',
 ] as const;
 export type HostId = (typeof HOST_IDS)[number];
 
@@ -30,13 +32,22 @@ export interface HostEnv {
   /** The project whose project-level configs (.mcp.json, .vscode/mcp.json, ...) are considered. */
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * The git work tree the project is in (the nearest directory up from it holding `.git`), null when it
+   * is in none. Claude Code keys its local scope by it; Copilot CLI and opencode read project files up to it.
+   * Undefined: not looked up (treated as none).
+   */
+  gitRoot?: string | null;
 }
 
 /** Where one object of server entries lives: a file and the JSON path of the object inside it. */
 export interface ServersLocation {
   host: HostId | 'custom';
-  /** user, project, local (Claude Code's per-project entries in ~/.claude.json), or config (--config). */
-  scope: 'user' | 'project' | 'local' | 'config';
+  /**
+   * user, project, local (Claude Code's per-project entries in ~/.claude.json), managed (Claude Code's
+   * managed-mcp.json), system (Qwen Code's machine-wide settings), or config (--config).
+   */
+  scope: 'user' | 'project' | 'local' | 'managed' | 'system' | 'config';
   file: string;
   /** JSON path of the object whose properties are the server entries, e.g. ['mcpServers']. */
   serversPath: (string | number)[];
@@ -44,6 +55,8 @@ export interface ServersLocation {
   shape?: EntryShape;
   /** The entries are a list of objects named by their `name` key (Continue), not an object keyed by name. */
   list?: boolean;
+  /** Other hosts that read the same entries (`.mcp.json`: Claude Code and Copilot CLI), for labels. */
+  readBy?: HostId[];
 }
 
 /**

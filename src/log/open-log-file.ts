@@ -12,7 +12,8 @@ export function openLogFile(path: string, warn: (m: string) => void): number {
     const st = fs.statSync(path);
     existed = true;
     if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
-    if (st.isFile() && (st.mode & 0o077) !== 0) {
+    // Windows has no POSIX modes (Node reports 0666 for every writable file): access is the ACL's, not ours to judge
+    if (st.isFile() && (st.mode & 0o077) !== 0 && process.platform !== 'win32') {
       warn(`log file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); it may hold secrets — chmod 600 it`);
     }
   } catch (err) {

@@ -118,7 +118,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   // A bug in mcp-tap must not leave the server behind: stop it, say so, exit 70.
   process.once('uncaughtException', (err) => {
     io.warn(`internal error: ${err.message}; stopping the server (please report this)`);
-    stopTree(treeStopPlan(process.platform, child.pid, 'SIGTERM'));
+    void stopTree(treeStopPlan(process.platform, child.pid, 'SIGTERM'), child);
     // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM
     process.exit(70);
   });

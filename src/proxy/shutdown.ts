@@ -1,7 +1,8 @@
 /**
  * Shutdown as the official SDKs do it: stdin closed → wait → SIGTERM → wait → SIGKILL. Signals sent to
  * mcp-tap are forwarded, then the same escalation; a second one kills at once. When the server has exited
- * but its pipes stay open (held by grandchildren), mcp-tap stops waiting after the grace period.
+ * but its pipes stay open (held by grandchildren), mcp-tap stops waiting after the grace period; when it
+ * has not exited a grace period after SIGKILL (a tree stop that failed), mcp-tap says so and stops too.
  */
 import type { ChildProcess } from 'node:child_process';
 import { stopTree, treeStopPlan } from '../platform/process-tree.js';
@@ -27,6 +28,10 @@ export class Shutdown {
   private done = false;
   private escalation: NodeJS.Timeout | null = null;
   private drainTimer: NodeJS.Timeout | null = null;
+  /** The pipes were given up on: however the end comes now, it is a forced one. */
+  private abandoned = false;
+  /** Armed by SIGKILL: the bound on the whole stop. */
+  private giveUpTimer: NodeJS.Timeout | null = null;
   private signalsForwarded = 0;
   /** The host closed stdin or stopped reading: shutdown was already asked for before any signal. */
   private asked = false;
@@ -106,9 +111,10 @@ export class Shutdown {
   private kill(signal: NodeJS.Signals, reason: string, record = true): void {
     this.step('kill', { signal, reason, platform: process.platform });
     if (record) this.hooks.onKill(signal, reason);
+    if (signal === 'SIGKILL') this.armGiveUp();
     // Windows has no signals: kill() would end the server alone, leaving what `npx`/cmd.exe started
     if (process.platform === 'win32') {
-      stopTree(treeStopPlan('win32', this.child.pid, signal));
+      void this.stopTreeReported(signal);
       return;
     }
     try {
@@ -116,6 +122,30 @@ export class Shutdown {
     } catch {
       // already gone
     }
+  }
+
+  /** The tree stop, its fallback (if taskkill failed) told on stderr and in the trace. */
+  private stopTreeReported(signal: NodeJS.Signals): Promise<void> {
+    return stopTree(treeStopPlan(process.platform, this.child.pid, signal), this.child).then((fallback) => {
+      if (fallback === null) return;
+      this.step('tree stop fell back', { message: fallback });
+      this.hooks.warn(fallback);
+    });
+  }
+
+  /** SIGKILL was sent: if the server is still there a grace period later, stop waiting for it. */
+  private armGiveUp(): void {
+    if (this.giveUpTimer || this.done) return;
+    this.giveUpTimer = setTimeout(() => {
+      if (this.exited || this.done) return;
+      this.step('the server outlived SIGKILL; giving up on it', { graceMs: this.hooks.graceMs });
+      this.hooks.warn(`the server (pid ${this.child.pid}) had not exited ${this.hooks.graceMs} ms after it was killed; mcp-tap stops waiting for it (it may still be running)`);
+      this.abandoned = true;
+      this.child.stdout?.destroy();
+      this.child.stderr?.destroy();
+      this.exited = true;
+      this.finish(true);
+    }, this.hooks.graceMs);
   }
 
   /** A trace record with the milliseconds since shutdown was first asked for. */
@@ -132,21 +162,28 @@ export class Shutdown {
 
   private abandonPipes(): void {
     if (this.done) return;
+    this.abandoned = true;
     this.hooks.warn(
       `the server exited but its stdout/stderr stayed open for ${this.hooks.graceMs} ms (held by a process it started?); stopping`,
     );
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
-    // the holders are in the server's process group (POSIX) or tree (Windows): they go with it
-    stopTree(treeStopPlan(process.platform, this.child.pid, 'SIGTERM'));
-    this.finish(true);
+    // the holders are in the server's process group (POSIX) or tree (Windows): they go with it; a
+    // Windows stop that must list the tree is waited for, a grace period at most
+    let bound: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (bound = setTimeout(resolve, this.hooks.graceMs)));
+    void Promise.race([this.stopTreeReported('SIGTERM'), waited]).then(() => {
+      clearTimeout(bound);
+      this.finish(true);
+    });
   }
 
   private finish(forced: boolean): void {
     if (this.done || !this.exited) return;
     this.done = true;
     if (this.drainTimer) clearTimeout(this.drainTimer);
+    if (this.giveUpTimer) clearTimeout(this.giveUpTimer);
     this.clearEscalation();
-    this.hooks.onDone({ code: this.exitCode, signal: this.exitSignal, forced });
+    this.hooks.onDone({ code: this.exitCode, signal: this.exitSignal, forced: forced || this.abandoned });
   }
 }

@@ -2,13 +2,15 @@
  * Starts the server through execa: no shell, argv exactly as given, env and cwd inherited, three raw
  * pipes (`buffer: false`: execa reads nothing, the pumps own the streams). execa (cross-spawn) resolves
  * a bare name the way a shell would on each OS: PATHEXT and `.cmd`/`.bat` shims such as `npx.cmd` on
- * Windows, with their arguments quoted for cmd.exe. The bundle keeps its import cheap (docs/design.md).
+ * Windows, with their arguments quoted for cmd.exe. A command that the platform's lookup cannot find is
+ * reported before any spawn (cross-spawn would hand it to cmd.exe on Windows: exit 9009, not 127). The
+ * bundle keeps its import cheap (docs/design.md).
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { execa } from 'execa';
 import { TapError } from '../errors.js';
-import { hasDirectoryPart, searchPathOf } from '../platform/command-lookup.js';
+import { findCommand, hasDirectoryPart, searchPathOf } from '../platform/command-lookup.js';
 
 /** The interpreter a script's `#!` line names, when the script exists and has one (error path only). */
 function shebangOf(command: string): string | null {
@@ -51,6 +53,26 @@ export function spawnError(command: string, err: NodeJS.ErrnoException, platform
   }
 }
 
+/** Whether a lookup candidate may be the command: anything there (a directory or a file without the execute
+ * bit is the spawn's to report: 126), or a path we cannot look into. */
+function mayBeCommand(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+/** The not-found error when the platform's lookup finds no file for the command, else null (spawn it). */
+export function lookupError(
+  command: string,
+  ctx: { platform: NodeJS.Platform; env: NodeJS.ProcessEnv; cwd: string },
+  exists: (path: string) => boolean = mayBeCommand,
+): TapError | null {
+  if (command === '' || findCommand(command, ctx, exists) !== null) return null;
+  return spawnError(command, Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' }), ctx.platform, ctx.env);
+}
+
 /** The spawn error execa reports (its own error keeps the original as `cause`). */
 function originalError(err: unknown): NodeJS.ErrnoException {
   const cause = (err as { cause?: unknown } | null)?.cause;
@@ -78,6 +100,11 @@ const OPTIONS = {
  */
 export function spawnServer(command: string, args: readonly string[]): Promise<{ child: ChildProcessWithoutNullStreams }> {
   return new Promise((resolve, reject) => {
+    const missing = lookupError(command, { platform: process.platform, env: process.env, cwd: process.cwd() });
+    if (missing !== null) {
+      reject(missing);
+      return;
+    }
     let child;
     try {
       child = execa(command, args, OPTIONS);

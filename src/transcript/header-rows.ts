@@ -2,6 +2,7 @@
  * The header of a session transcript as label → value rows, shared by the Markdown export and the HTML
  * report so both say the same things in the same order; each passes its own escaping.
  */
+import { unendedState } from '../platform/process-alive.js';
 import { formatCommandLine, formatMs, formatTime } from './format.js';
 import { describeImplementation, type SessionHeader } from './summary.js';
 
@@ -12,8 +13,8 @@ export interface HeaderStyle {
   dash: string;
 }
 
-/** Label → value, in display order. */
-export function headerRows(h: SessionHeader, style: HeaderStyle): Array<[string, string]> {
+/** Label → value, in display order. `alive` tells whether mcp-tap's pid still runs here (injected in tests). */
+export function headerRows(h: SessionHeader, style: HeaderStyle, alive?: (pid: number) => boolean): Array<[string, string]> {
   const { code, text, dash } = style;
   const cmd = h.command !== undefined ? code(formatCommandLine(h.command, h.args)) : dash;
   let protocol = h.protocolVersion !== undefined ? code(h.protocolVersion) : dash;
@@ -22,7 +23,8 @@ export function headerRows(h: SessionHeader, style: HeaderStyle): Array<[string,
   let exit: string;
   if (h.spawnError !== undefined) exit = `not started: ${code(h.spawnError)}`;
   else if (h.exit) exit = h.exit.signal ? `signal ${code(h.exit.signal)}` : `code ${h.exit.code ?? dash}`;
-  else exit = h.ended ? 'no exit recorded' : 'no exit recorded (still running, or mcp-tap was stopped)';
+  else if (h.ended) exit = 'no exit recorded';
+  else exit = unendedState(h.pid, alive) === 'killed' ? 'none: mcp-tap was killed (no exit or end record, and its process is gone)' : 'no exit recorded (mcp-tap is still running)';
   const impl = (v: unknown) => {
     const d = describeImplementation(v);
     return d === undefined ? dash : code(d);

@@ -62,6 +62,10 @@ export interface SessionCard {
   state: SessionState;
   exitCode?: number | null;
   exitSignal?: string | null;
+  /** mcp-tap's pid (from the start record): a running session whose mcp-tap is gone was killed. */
+  pid?: number;
+  /** Set when the state is `died` because mcp-tap itself was killed (no end record, its process gone). */
+  killed?: true;
   records: number;
   requests: number;
   errors: number;

@@ -75,7 +75,12 @@ export class LogWatch {
       await ready;
     }
     await Promise.all(first);
-    this.timer = setInterval(() => this.flush(), this.opts.flushMs ?? 100);
+    let ticks = 0;
+    this.timer = setInterval(() => {
+      // about once a second: a session whose mcp-tap was killed (no end record will come) stops being "running"
+      if (++ticks % Math.max(1, Math.round(1000 / (this.opts.flushMs ?? 100))) === 0) this.cards.reap();
+      this.flush();
+    }, this.opts.flushMs ?? 100);
     this.timer.unref();
     this.opts.signal.addEventListener('abort', () => {
       if (this.timer) clearInterval(this.timer);
@@ -84,6 +89,8 @@ export class LogWatch {
 
   /** Every session card now (newest first). */
   snapshot(): LiveEvent {
+    this.cards.reap();
+    this.cards.takeChanged();
     return { type: 'hello', cards: this.cards.all() };
   }
 

@@ -6,6 +6,7 @@
 import { ContextCostBuilder, contextNeedsBody } from '../lens/context/context-cost.js';
 import type { Tokenizer } from '../lens/context/tokenizer.js';
 import type { LogRecord } from '../log/record.js';
+import { processAlive } from '../platform/process-alive.js';
 import { isProblem } from '../view/filters.js';
 import type { SessionCard } from './live-row.js';
 
@@ -72,6 +73,7 @@ export class SessionCards {
     if (r.kind !== 'event') return;
     if (r.event === 'start') {
       if (typeof r['name'] === 'string') c.server = r['name'];
+      if (typeof r['pid'] === 'number') c.pid = r['pid'];
       c.start = r.time;
     } else if (r.event === 'exit') {
       c.exitCode = typeof r['code'] === 'number' ? r['code'] : null;
@@ -80,6 +82,16 @@ export class SessionCards {
       if (c.exitCode === undefined && typeof r['exitCode'] === 'number') c.exitCode = r['exitCode'];
       if (c.exitSignal === undefined && typeof r['exitSignal'] === 'string') c.exitSignal = r['exitSignal'];
       c.state = typeof c.exitSignal === 'string' || r['forced'] === true ? 'died' : 'exited';
+    }
+  }
+
+  /** Running sessions whose mcp-tap is gone (killed: no end record will come) become `died`, `killed`. */
+  reap(alive: (pid: number) => boolean = processAlive): void {
+    for (const c of this.newest.values()) {
+      if (c.state !== 'running' || c.pid === undefined || alive(c.pid)) continue;
+      c.state = 'died';
+      c.killed = true;
+      this.changed.add(c);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
- * --ship through pino transports (pino's worker thread): pino-roll receives every record of a session
- * exactly once and in order — its file equals the log byte for byte; a transport that throws or stalls
+ * --ship through pino transports (pino's worker thread): pino's own `pino/file` transport, resolved as a
+ * package from the project, receives every record of a session exactly once and in order — its file
+ * equals the log byte for byte; a transport that throws or stalls
  * costs no relay bytes, only counted sink-gap records and one warning.
  */
 import { describe, expect, it } from 'vitest';
@@ -30,14 +31,14 @@ const lines = (n: number): Buffer =>
   Buffer.concat(Array.from({ length: n }, (_, i) => Buffer.from(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"é${i}"}}\n{"jsonrpc":"2.0","id":${i},"result":{}}\n`)));
 
 describe('--ship', () => {
-  it('pino-roll gets every record exactly once, in order: its file is the log', async () => {
+  it('pino/file gets every record exactly once, in order: its file is the log', async () => {
     const data = Buffer.concat([lines(300), Buffer.from([0xff, 0x0a]), Buffer.from('torn')]);
     const dest = join(box.dir, 'shipped');
-    const res = await relay(['--ship', 'pino-roll', '--ship-options', JSON.stringify({ file: join(dest, 'records'), mkdir: true })], data, 'roll');
+    const res = await relay(['--ship', 'pino/file', '--ship-options', JSON.stringify({ destination: join(dest, 'records.log'), mkdir: true })], data, 'file');
     expect(res.code).toBe(0);
     expect(sha(res.out)).toBe(sha(data));
     const files = readdirSync(dest);
-    expect(files).toEqual(['records.1.log']);
+    expect(files).toEqual(['records.log']);
     const shipped = readFileSync(join(dest, files[0]!));
     const logged = readFileSync(res.log);
     expect(readRecords(res.log).length).toBe((600 + 2) * 2 + 6); // lines and junk both ways, 6 events

@@ -236,7 +236,7 @@ describe('the CLI around the edit', () => {
       }
       throw new Error('expected a failure');
     };
-    expect(await fail('wrap', '--host', 'emacs')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: unknown host "emacs" \(one of: claude-desktop, claude-code, cursor, vscode, vscode-insiders, windsurf, gemini, codex, zed, cline, roo, continue, goose, lmstudio, amazonq, kiro, opencode, copilot-cli, all\)\n$/) });
+    expect(await fail('wrap', '--host', 'emacs')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: unknown host "emacs" \(one of: claude-desktop, claude-code, cursor, vscode, vscode-insiders, windsurf, gemini, codex, zed, cline, roo, continue, goose, lmstudio, amazonq, kiro, opencode, copilot-cli, qwen, kilo, all\)\n$/) });
     expect(await fail('wrap', 'nope')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: no server named "nope" in .*\n$/) });
     expect(await fail('wrap', '--host', 'windsurf')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: no MCP configuration found; looked at: .*mcp_config\.json/) });
     writeFileSync(sb.files[0]!.file, '{ "mcpServers": { "a": ');

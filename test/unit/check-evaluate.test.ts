@@ -114,15 +114,22 @@ describe('evaluate', () => {
         { from: 'client', kind: 'request', id: 2, method: 'ping' },
         { from: 'server', kind: 'invalid', raw: 'x', notes: [{ code: 'stdout-not-json', text: 'n' }] },
       ]),
-      { validator: null },
+      { validator: null, alive: () => true },
     );
     expect(r.problems.map((p) => [p.ruleId, p.seq])).toEqual([['unanswered-request', 6], ['stdout-not-json', 7]]);
     expect(r.problems[0]!.message).toContain('has not answered (the session has no end record)');
     expect(r.warnings).toEqual([
       'the tools/list answer is shortened in the log (larger than --max-log-bytes): schema checks see the shortened copy',
       'JSON Schema meta-validation skipped: ajv could not be loaded (structural schema checks still ran)',
-      'the session has no end record: mcp-tap is still running or was killed, so some requests may still be in flight',
+      'the session has no end record: mcp-tap is still running, so some requests may still be in flight',
     ]);
+  });
+
+  it('a session with no end record whose mcp-tap is gone: mcp-tap was killed (as Copilot CLI ends its servers)', () => {
+    const seen: number[] = [];
+    const r = evaluate(facts([...INIT, INIT_OK, { from: 'client', kind: 'request', id: 2, method: 'ping' }]), { alive: (pid) => (seen.push(pid), false) });
+    expect(seen).toEqual([7]);
+    expect(r.warnings).toContain('the session has no end record and its mcp-tap is gone: mcp-tap was killed, so requests without an answer were cut off');
   });
 
   it('does not count a request with id null as unanswered (the log flags it) nor a cancelled one', () => {

@@ -16,16 +16,28 @@ describe('browser tests and CI', () => {
     expect(underCi({ CI: '' })).toBe(false);
   });
 
-  it('.ci/run sets CI, installs chromium and does not swallow a failed install', () => {
+  it('.ci/run sets CI, installs chromium and Wine, does not swallow a failed install, runs the Windows and host suites', () => {
     const script = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
     expect(script).toMatch(/^set -euo pipefail$/m);
     expect(script).toMatch(/^export CI=/m);
-    expect(script).toMatch(/apt-get install -y[^\n]* chromium/);
+    expect(script).toMatch(/missing\+=\(chromium\)/);
+    expect(script).toMatch(/missing\+=\(wine wine64\)/);
+    expect(script).toMatch(/apt-get install -y[^\n]* "\$\{missing\[@\]\}"/);
     expect(script).not.toMatch(/\|\|\s*echo/);
     expect(script).toMatch(/command -v chromium[^\n]*\|\| \{[^}]*exit 1/);
     // the HAR test reads its output with jq: installed the same way, never skipped under CI
-    expect(script).toMatch(/apt-get install -y[^\n]* jq/);
+    expect(script).toMatch(/missing\+=\(jq\)/);
     expect(script).toMatch(/command -v jq[^\n]*\|\| \{[^}]*exit 1/);
+    expect(script).toMatch(/command -v wine[^\n]*\|\| \{[^}]*exit 1/);
+    expect(script.trim().split('\n').filter((l) => !l.startsWith('#')).slice(-7)).toEqual([
+      'npm ci --no-audit --no-fund',
+      'bash scripts/install-python-sdk.sh',
+      'npm test',
+      'node scripts/install-wine.mjs',
+      'npm run test:wine',
+      'node scripts/install-hosts.mjs',
+      'npm run test:hosts',
+    ]);
   });
 });
 

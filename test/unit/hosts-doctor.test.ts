@@ -42,6 +42,15 @@ describe('expandVariables', () => {
     });
     expect(expandVariables('${input:key}', { ...ctx, host: 'cursor' })).toEqual({ value: '${input:key}', unresolved: ['${input:key}'] });
   });
+  it("opencode and Kilo CLI: {env:NAME}, empty when unset; Qwen Code: $NAME and ${NAME}, no default (as its resolveEnvVarsInString)", () => {
+    for (const host of ['opencode', 'kilo'] as const) {
+      expect(expandVariables('{env:TOKEN}/{env:NOPE}|${TOKEN}', { ...ctx, host })).toEqual({ value: 't0k/|${TOKEN}', unresolved: [] });
+    }
+    expect(expandVariables('$TOKEN ${TOKEN} ${MISSING:-d} $MISSING {env:TOKEN}', { ...ctx, host: 'qwen' })).toEqual({
+      value: 't0k t0k ${MISSING:-d} $MISSING {env:TOKEN}',
+      unresolved: ['${MISSING:-d}', '$MISSING'],
+    });
+  });
   it('Claude Code style, with defaults', () => {
     expect(expandVariables('${TOKEN} ${MISSING:-dflt} ${MISSING}', { ...ctx, host: 'claude-code' })).toEqual({
       value: 't0k dflt ${MISSING}',

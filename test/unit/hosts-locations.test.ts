@@ -20,14 +20,28 @@ describe('host config locations', () => {
     expect(files('claude-desktop', { ...win, env: {} })).toEqual(['user C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json mcpServers']);
   });
 
-  it('Claude Code: user, local (this project in ~/.claude.json) and project .mcp.json; CLAUDE_CONFIG_DIR moves the user file', () => {
+  it('Claude Code: user, local (this project in ~/.claude.json), every .mcp.json up to /, managed-mcp.json; CLAUDE_CONFIG_DIR moves the user file', () => {
     expect(files('claude-code', linux)).toEqual([
       'user /home/ada/.claude.json mcpServers',
       'local /home/ada/.claude.json projects./work/app.mcpServers',
       'project /work/app/.mcp.json mcpServers',
+      'project /work/.mcp.json mcpServers',
+      'project /.mcp.json mcpServers',
+      'managed /etc/claude-code/managed-mcp.json mcpServers',
     ]);
+    expect(files('claude-code', mac).at(-1)).toBe('managed /Library/Application Support/ClaudeCode/managed-mcp.json mcpServers');
+    expect(files('claude-code', win).at(-1)).toBe('managed C:\\Program Files\\ClaudeCode\\managed-mcp.json mcpServers');
     expect(files('claude-code', { ...linux, env: { CLAUDE_CONFIG_DIR: '/cfg' } })[0]).toBe('user /cfg/.claude.json mcpServers');
     expect(hostLocations('claude-code', win)[1]!.serversPath).toEqual(['projects', 'C:\\src\\app', 'mcpServers']);
+  });
+
+  it('Claude Code from a subdirectory of a git work tree: local entries are keyed by the work tree\'s root', () => {
+    const sub = { ...linux, cwd: '/work/app/packages/ui', gitRoot: '/work/app' };
+    expect(hostLocations('claude-code', sub)[1]!.serversPath).toEqual(['projects', '/work/app', 'mcpServers']);
+    expect(files('claude-code', sub).filter((f) => f.startsWith('project')).map((f) => f.split(' ')[1])).toEqual([
+      '/work/app/packages/ui/.mcp.json', '/work/app/packages/.mcp.json', '/work/app/.mcp.json', '/work/.mcp.json', '/.mcp.json',
+    ]);
+    expect(configFileLocations('/home/ada/.claude.json', {}, undefined, sub)[1]!.serversPath).toEqual(['projects', '/work/app', 'mcpServers']);
   });
 
   it('Cursor, VS Code and Windsurf', () => {
@@ -49,8 +63,9 @@ describe('host config locations', () => {
   });
 
   it('--host values', () => {
-    expect(parseHosts(undefined)).toHaveLength(18);
-    expect(parseHosts('all')).toHaveLength(18);
+    expect(parseHosts(undefined)).toHaveLength(20);
+    expect(parseHosts('all')).toHaveLength(20);
+    expect(parseHosts('qwen,kilo')).toEqual(['qwen', 'kilo']);
     expect(parseHosts('cursor,vscode')).toEqual(['cursor', 'vscode']);
     expect(parseHosts('zed,codex')).toEqual(['zed', 'codex']);
     expect(() => parseHosts('emacs')).toThrow('unknown host "emacs"');

@@ -61,19 +61,61 @@ describe('more hosts, per OS', () => {
     expect(files('lmstudio', win)).toEqual(['user C:\\Users\\ada\\.lmstudio\\mcp.json mcpServers']);
     expect(files('amazonq', linux)).toEqual(['user /home/ada/.aws/amazonq/mcp.json mcpServers', 'project /work/app/.amazonq/mcp.json mcpServers']);
     expect(files('kiro', mac)).toEqual(['user /Users/ada/.kiro/settings/mcp.json mcpServers', 'project /Users/ada/app/.kiro/settings/mcp.json mcpServers']);
-    expect(files('copilot-cli', linux)).toEqual(['user /home/ada/.copilot/mcp-config.json mcpServers']);
-    expect(files('copilot-cli', { ...linux, env: { XDG_CONFIG_HOME: '/xdg' } })).toEqual(['user /xdg/.copilot/mcp-config.json mcpServers']);
-    expect(files('copilot-cli', { ...linux, env: { XDG_CONFIG_HOME: '/xdg', COPILOT_HOME: '/cop' } })).toEqual(['user /cop/mcp-config.json mcpServers']);
+    // Copilot CLI keeps ~/.copilot whatever XDG_CONFIG_HOME says (run against a test home: it ignores it)
+    expect(files('copilot-cli', linux)).toEqual(['user /home/ada/.copilot/mcp-config.json mcpServers', 'project /work/app/.mcp.json mcpServers', 'project /work/app/.github/mcp.json mcpServers']);
+    expect(files('copilot-cli', { ...linux, env: { XDG_CONFIG_HOME: '/xdg' } })[0]).toBe('user /home/ada/.copilot/mcp-config.json mcpServers');
+    expect(files('copilot-cli', { ...linux, env: { XDG_CONFIG_HOME: '/xdg', COPILOT_HOME: '/cop' } })[0]).toBe('user /cop/mcp-config.json mcpServers');
   });
 
-  it('opencode: $XDG_CONFIG_HOME/opencode (~/.config on every OS), opencode.json[c] in the project, $OPENCODE_CONFIG first', () => {
-    expect(files('opencode', win)).toEqual([
+  it('Copilot CLI in a git work tree: .mcp.json and .github/mcp.json in the project and each parent up to its root', () => {
+    expect(files('copilot-cli', { ...linux, cwd: '/work/app/pkg/ui', gitRoot: '/work/app' })).toEqual([
+      'user /home/ada/.copilot/mcp-config.json mcpServers',
+      'project /work/app/pkg/ui/.mcp.json mcpServers',
+      'project /work/app/pkg/ui/.github/mcp.json mcpServers',
+      'project /work/app/pkg/.mcp.json mcpServers',
+      'project /work/app/pkg/.github/mcp.json mcpServers',
+      'project /work/app/.mcp.json mcpServers',
+      'project /work/app/.github/mcp.json mcpServers',
+    ]);
+  });
+
+  it('opencode: $XDG_CONFIG_HOME/opencode (~/.config on every OS); opencode.json[c] and .opencode/opencode.json[c] up to the git root; $OPENCODE_CONFIG first', () => {
+    expect(files('opencode', { ...win, gitRoot: 'C:\\src\\app' })).toEqual([
       'user C:\\Users\\ada\\.config\\opencode\\opencode.json mcp opencode',
       'user C:\\Users\\ada\\.config\\opencode\\opencode.jsonc mcp opencode',
       'project C:\\src\\app\\opencode.json mcp opencode',
       'project C:\\src\\app\\opencode.jsonc mcp opencode',
+      'project C:\\src\\app\\.opencode\\opencode.json mcp opencode',
+      'project C:\\src\\app\\.opencode\\opencode.jsonc mcp opencode',
     ]);
+    const deep = files('opencode', { ...linux, cwd: '/work/app/sub', gitRoot: '/work/app' }).filter((f) => f.startsWith('project'));
+    expect(deep.map((f) => f.split(' ')[1])).toEqual([
+      '/work/app/sub/opencode.json', '/work/app/sub/opencode.jsonc', '/work/app/sub/.opencode/opencode.json', '/work/app/sub/.opencode/opencode.jsonc',
+      '/work/app/opencode.json', '/work/app/opencode.jsonc', '/work/app/.opencode/opencode.json', '/work/app/.opencode/opencode.jsonc',
+    ]);
+    // outside a git work tree opencode looks all the way up
+    expect(files('opencode', linux).filter((f) => f.startsWith('project')).map((f) => f.split(' ')[1]).filter((f) => f.endsWith('/opencode.json') && !f.includes('/.opencode/'))).toEqual(['/work/app/opencode.json', '/work/opencode.json', '/opencode.json']);
     expect(files('opencode', { ...linux, env: { OPENCODE_CONFIG: '/o/x.json' } })[0]).toBe('user /o/x.json mcp opencode');
+  });
+
+  it('Kilo Code CLI: ~/.config/kilo/kilo.json[c]; kilo.json[c] and .kilo/kilo.json[c] in the project (opencode\'s shape)', () => {
+    expect(files('kilo', { ...linux, gitRoot: '/work/app' })).toEqual([
+      'user /home/ada/.config/kilo/kilo.json mcp opencode',
+      'user /home/ada/.config/kilo/kilo.jsonc mcp opencode',
+      'project /work/app/kilo.json mcp opencode',
+      'project /work/app/kilo.jsonc mcp opencode',
+      'project /work/app/.kilo/kilo.json mcp opencode',
+      'project /work/app/.kilo/kilo.jsonc mcp opencode',
+    ]);
+    expect(files('kilo', { ...linux, env: { XDG_CONFIG_HOME: '/x' }, gitRoot: '/work/app' })[0]).toBe('user /x/kilo/kilo.json mcp opencode');
+  });
+
+  it('Qwen Code: $QWEN_HOME or ~/.qwen, .qwen/settings.json in the project, the machine-wide settings per OS', () => {
+    expect(files('qwen', linux)).toEqual(['user /home/ada/.qwen/settings.json mcpServers', 'project /work/app/.qwen/settings.json mcpServers', 'system /etc/qwen-code/settings.json mcpServers']);
+    expect(files('qwen', mac)[2]).toBe('system /Library/Application Support/QwenCode/settings.json mcpServers');
+    expect(files('qwen', win)).toEqual(['user C:\\Users\\ada\\.qwen\\settings.json mcpServers', 'project C:\\src\\app\\.qwen\\settings.json mcpServers', 'system C:\\ProgramData\\qwen-code\\settings.json mcpServers']);
+    expect(files('qwen', { ...linux, env: { QWEN_HOME: '~/q' } })[0]).toBe('user /home/ada/q/settings.json mcpServers');
+    expect(files('qwen', { ...linux, env: { QWEN_HOME: 'rel', QWEN_CODE_SYSTEM_SETTINGS_PATH: '/s.json' } })).toEqual(['user /work/app/rel/settings.json mcpServers', 'project /work/app/.qwen/settings.json mcpServers', 'system /s.json mcpServers']);
   });
 
   it('VS Code Insiders: its own user folder; the workspace .vscode/mcp.json it shares with VS Code', () => {

@@ -143,6 +143,15 @@ describe('the shape of the edit', () => {
     expect(planUnwrap(newText, 'x', loc, {}).newText).toBe('{ "mcpServers": { "e": { "command": "uvx" } } }');
   });
 
+  it('"args": [] after Claude Code re-printed the wrapped entry over several lines: back to "args": [], no blank line', () => {
+    const text = '{\n  "mcpServers": {\n    "e": {\n      "type": "stdio",\n      "command": "uvx",\n      "args": [],\n      "env": {}\n    }\n  }\n}\n';
+    const loc = [{ host: 'claude-code' as const, scope: 'user' as const, file: 'x', serversPath: ['mcpServers'] }];
+    const wrapped = planWrap(text, 'x', loc, { launcher: SCRIPT }).newText;
+    const reprinted = `${JSON.stringify(JSON.parse(wrapped), null, 2)}\n`;
+    expect(reprinted).toContain('"args": [\n        "--name",');
+    expect(planUnwrap(reprinted, 'x', loc, { backupText: text }).newText).toBe(text);
+  });
+
   it('a name that is not file-name safe is made safe for --name only', () => {
     const text = '{"mcpServers": {"my server/2": {"command": "x"}}}';
     const loc = [{ host: 'custom' as const, scope: 'config' as const, file: 'x', serversPath: ['mcpServers'] }];

@@ -79,7 +79,7 @@ describe('process-tree stop', () => {
   });
 
   it('win32: taskkill /T /F on the tree (no groups, no signals)', () => {
-    expect(treeStopPlan('win32', 4242, 'SIGTERM')).toEqual({ kind: 'taskkill', file: 'taskkill', args: ['/PID', '4242', '/T', '/F'] });
+    expect(treeStopPlan('win32', 4242, 'SIGTERM')).toEqual({ kind: 'taskkill', file: 'taskkill', args: ['/PID', '4242', '/T', '/F'], pid: 4242 });
   });
 
   it('no pid (never started): nothing to stop', () => {

@@ -46,6 +46,23 @@ describe('session cards', () => {
     expect(cards.takeChanged()).toEqual([]);
   });
 
+  it('mark a running session whose mcp-tap is gone (killed: no end record will come) as died, killed', () => {
+    const cards = new SessionCards();
+    cards.add(0, 'a.jsonrpc.log', rec('live', { event: 'start', name: 'alpha', pid: 4242 }));
+    cards.add(1, 'b.jsonrpc.log', rec('gone', { event: 'start', name: 'beta', pid: 4343 }));
+    cards.takeChanged();
+    const asked: number[] = [];
+    cards.reap((pid) => (asked.push(pid), pid === 4242));
+    expect(asked.sort()).toEqual([4242, 4343]);
+    expect(cards.all().map((c) => [c.session, c.state, c.killed ?? false])).toEqual([
+      ['gone', 'died', true],
+      ['live', 'running', false],
+    ]);
+    expect(cards.takeChanged().map((c) => c.session)).toEqual(['gone']);
+    cards.reap(() => false);
+    expect(cards.all().map((c) => c.state)).toEqual(['died', 'died']);
+  });
+
   it(`keep only the last ${LATENCY_POINTS} latencies`, () => {
     const cards = new SessionCards();
     for (let i = 0; i < LATENCY_POINTS + 5; i++) cards.add(0, 'a', rec('s', { from: 'server', kind: 'response', ms: i }));

@@ -1,5 +1,5 @@
 /**
- * Real hosts from npm (devDependencies, no network, no login, no model call): in a fresh home holding a
+ * Real hosts from npm (test/hosts/package.json, no network, no login, no model call): in a fresh home holding a
  * Gemini CLI settings.json and a Codex CLI config.toml, `mcp-tap wrap` with no flags finds and wraps
  * both; `gemini mcp list` health-checks the wrapped server as Connected and mcp-tap's log holds that
  * session's initialize; `codex mcp get <name> --json` reads mcp-tap back as the command, with the file's
@@ -13,11 +13,12 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, REPO } from '../fixtures/hosts/fixtures.js';
 import { readRecords } from '../helpers/log.js';
+import { hostBin, hostsMissing } from '../helpers/real-hosts.js';
 
 const run = promisify(execFile);
 const BIN = join(REPO, 'bin', 'mcp-tap.js');
-const GEMINI = join(REPO, 'node_modules', '.bin', 'gemini');
-const CODEX = join(REPO, 'node_modules', '.bin', 'codex');
+const GEMINI = hostBin('gemini');
+const CODEX = hostBin('codex');
 /** What wrap writes as `command` (see docs/host-integration.md). */
 const LAUNCH = (() => {
   try {
@@ -81,7 +82,7 @@ async function cli(command: string, args: string[], timeout = 120_000): Promise<
   return run(command, args, { cwd: project, env, timeout });
 }
 
-describe('real hosts: Gemini CLI and Codex CLI', () => {
+describe.skipIf(hostsMissing())('real hosts: Gemini CLI and Codex CLI', () => {
   it('wrap with no flags finds both; each host runs or reads the wrapped entry; unwrap restores the bytes', async () => {
     const { stdout } = await cli(process.execPath, [BIN, 'wrap']);
     expect(stdout).toContain(`${geminiFile}\n  wrapped   everything  (gemini, user)`);
