@@ -26,6 +26,8 @@ export interface FactsChoice {
   lenses?: readonly LensKind[];
   /** Told every record of the session after the lenses, with the bodies it asks for (the context-cost fold). */
   fold?: { needsBody: (head: LogRecord) => boolean; add: (record: LogRecord, line: number) => void };
+  /** Each record of the session passes through this after the lenses, before the fold and the facts (`mcp-tap mcp` redacts here). */
+  transform?: (record: LogRecord) => LogRecord;
 }
 
 /** The id of the last session started by the mcp-tap process `pid`, or undefined. */
@@ -55,8 +57,9 @@ export async function readFacts(path: string, choice: FactsChoice = {}): Promise
   for await (const item of readRecords(path, { needsBody, stage, ...(choice.onProgress ? { onProgress: choice.onProgress } : {}) })) {
     if ('record' in item) {
       if (item.record.session === id) {
-        fold?.add(item.record, item.line);
-        g.add(item);
+        const it = choice.transform ? { record: choice.transform(item.record), line: item.line } : item;
+        fold?.add(it.record, it.line);
+        g.add(it);
       }
       continue;
     }

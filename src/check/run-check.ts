@@ -14,6 +14,7 @@ import { makeDirSync } from '../log/make-dir.js';
 import { findLatestLog } from '../log/log-files.js';
 import { LogNotUsable } from '../log/read-log.js';
 import { deriveServerName } from '../log/log-path.js';
+import type { LogRecord } from '../log/record.js';
 import { VERSION } from '../version.js';
 import { progressFor } from '../view/progress-line.js';
 import { loadAjvValidator } from './ajv-validator.js';
@@ -62,15 +63,15 @@ async function contextFold(plan: CheckPlan): Promise<{ fold: NonNullable<FactsCh
   };
 }
 
-/** check on a log file already written. */
-export async function checkLog(plan: CheckPlan, warn: (m: string) => void): Promise<CheckReport> {
+/** check on a log file already written; `transform` sees each record of the session first (mcp-tap mcp redacts there). */
+export async function checkLog(plan: CheckPlan, warn: (m: string) => void, transform?: (record: LogRecord) => LogRecord): Promise<CheckReport> {
   const path = plan.file ?? (await findLatestLog());
   const progress = progressFor(path);
   const context = await contextFold(plan);
   let facts: SessionFacts;
   try {
     const bound = { listed: LISTED_REQUESTS, maxMs: plan.assertions.maxMs, forbidTools: plan.assertions.forbidTools };
-    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update, bound, ...(context ? { fold: context.fold } : {}) });
+    facts = await readFacts(path, { session: plan.session, warn, onProgress: progress.update, bound, ...(context ? { fold: context.fold } : {}), ...(transform ? { transform } : {}) });
   } finally {
     progress.done();
   }

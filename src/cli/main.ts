@@ -31,6 +31,7 @@ const LOADERS: Record<string, () => Promise<CommandModule>> = {
   ui: () => import('./commands/ui.js'),
   http: () => import('./commands/http.js'),
   audit: () => import('./commands/audit.js'),
+  mcp: () => import('./commands/mcp.js'),
 };
 
 const SUBCOMMANDS = Object.keys(LOADERS);

@@ -1,7 +1,9 @@
 /**
- * What kind of server entry a config holds: a stdio server mcp-tap can wrap, one it already wraps, a
- * remote (HTTP/SSE) server it cannot sit in front of, or something malformed. Pure, on parsed values.
+ * What kind of server entry a config holds: a stdio server mcp-tap can wrap, one it already wraps,
+ * mcp-tap's own MCP server (never wrapped), a remote (HTTP/SSE) server it cannot sit in front of, or
+ * something malformed. Pure, on parsed values.
  */
+import { mcpServerArgs, tapOptionsStart } from '../platform/tap-invocation.js';
 
 /** The original command line of a stdio server. */
 export interface CommandLine {
@@ -18,6 +20,8 @@ export type EntryKind =
       /** Index in args of the server command (everything before it belongs to mcp-tap). */
       originalIndex: number;
     }
+  /** `mcp-tap mcp`: wrapping it would log the agent reading the logs into the logs it reads. */
+  | { kind: 'self'; command: string; args: string[] }
   | { kind: 'remote'; reason: string }
   | { kind: 'invalid'; reason: string };
 
@@ -29,30 +33,6 @@ const BUILTIN_TYPES = new Set(['builtin', 'platform', 'frontend', 'inline_python
 
 /** mcp-tap proxy options that take a value (so the server command is not mistaken for one). */
 const VALUE_OPTIONS = new Set(['--name', '--log', '--max-log-bytes', '--max-log-size', '--max-log-files', '--grace']);
-
-function programName(path: string): string {
-  const base = path.split(/[\\/]/).pop() ?? path;
-  return base.replace(/\.(m?js|cjs|cmd|exe|ps1|bat)$/i, '').toLowerCase();
-}
-
-function isTapPackageSpec(arg: string): boolean {
-  return /^mcp-tap(@[^/]*)?$/.test(arg);
-}
-
-/** Index in args where mcp-tap's own options start, when command+args start mcp-tap; else undefined. */
-export function tapOptionsStart(command: string, args: readonly string[]): number | undefined {
-  const prog = programName(command);
-  if (prog === 'mcp-tap') return 0;
-  if ((prog === 'node' || prog === 'nodejs') && args[0] !== undefined && programName(args[0]) === 'mcp-tap') return 1;
-  if (prog === 'npx' || prog === 'bunx' || prog === 'pnpx') {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!;
-      if (a.startsWith('-')) continue;
-      return isTapPackageSpec(a) ? i + 1 : undefined;
-    }
-  }
-  return undefined;
-}
 
 /** Index of the server command among a wrapped entry's args (after `--`, or after mcp-tap's options). */
 export function serverCommandIndex(args: readonly string[], start: number): number | undefined {
@@ -87,6 +67,7 @@ export function classifyEntry(entry: unknown): EntryKind {
   if (typeof e.command !== 'string' || e.command === '') return { kind: 'invalid', reason: 'no command' };
   if (e.args !== undefined && !isStringArray(e.args)) return { kind: 'invalid', reason: 'args is not a list of strings' };
   const args = e.args as string[] | undefined;
+  if (mcpServerArgs(e.command, args ?? []) !== undefined) return { kind: 'self', command: e.command, args: args ?? [] };
   const start = tapOptionsStart(e.command, args ?? []);
   if (start !== undefined) {
     const idx = serverCommandIndex(args ?? [], start);

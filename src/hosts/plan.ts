@@ -54,6 +54,8 @@ function skipReason(kind: EntryKind, mode: 'wrap' | 'unwrap'): string {
       return kind.reason;
     case 'wrapped':
       return kind.original ? 'already wrapped' : 'wrapped, but the server command cannot be told from its arguments';
+    case 'self':
+      return "mcp-tap's own MCP server (mcp-tap mcp): never wrapped, its session would be logged into the logs it reads";
     case 'stdio':
       return mode === 'unwrap' ? 'not wrapped' : '';
   }

@@ -14,6 +14,8 @@ import type { LogRecord } from './record.js';
 export interface RecordItem {
   record: LogRecord;
   line: number;
+  /** Byte offset where the next line starts (a `start` for a reader that goes on after this record). */
+  next?: number;
 }
 
 /** A line that did not yield a record, and why. */
@@ -37,8 +39,9 @@ export interface ReadOptions {
    * Readers that summarize (stats, check, ls) parse only a record's envelope: everything before its `msg`
    * member, which mcp-tap writes last. This says, from that envelope, which records they need whole;
    * the others come without `msg` (and their body is not checked to be JSON). Default: every record whole.
+   * Also told the record's line number (a reader that goes on from a line skips the bodies before it).
    */
-  needsBody?: (head: LogRecord) => boolean;
+  needsBody?: (head: LogRecord, line: number) => boolean;
   /**
    * Only which session each record belongs to (resolving 'last' or an id prefix): records then carry a
    * real `session` and nothing else of use, taken from the line without parsing it where it can be.
@@ -118,8 +121,8 @@ const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d |
 
 /** What the splitter hands over for each line. */
 type RawLine =
-  | { line: number; data: Buffer; complete: boolean }
-  | { line: number; head: Buffer; bytes: number; complete: boolean; reason: 'long' | 'foreign' };
+  | { line: number; next: number; data: Buffer; complete: boolean }
+  | { line: number; next: number; head: Buffer; bytes: number; complete: boolean; reason: 'long' | 'foreign' };
 
 /**
  * Buffer → lines on LF, with bounded memory: a line that cannot be a record (its first non-blank byte is
@@ -135,22 +138,28 @@ class LogLineSplitter {
   private sawContent = false;
   private lineNo = 1;
 
-  constructor(private readonly cap: number) {}
+  /** `pos`: the file offset of the first byte it is given. */
+  constructor(
+    private readonly cap: number,
+    private pos = 0,
+  ) {}
 
   push(chunk: Buffer, out: RawLine[]): void {
+    const base = this.pos;
+    this.pos += chunk.length;
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(0x0a, start);
       const end = nl === -1 ? chunk.length : nl;
       if (end > start) this.take(chunk, start, end);
       if (nl === -1) return;
-      out.push(this.flush(true));
+      out.push(this.flush(true, base + nl + 1));
       start = nl + 1;
     }
   }
 
   end(out: RawLine[]): void {
-    if (this.bytes > 0) out.push(this.flush(false));
+    if (this.bytes > 0) out.push(this.flush(false, this.pos));
   }
 
   private take(chunk: Buffer, start: number, end: number): void {
@@ -202,14 +211,14 @@ class LogLineSplitter {
     this.held = 0;
   }
 
-  private flush(complete: boolean): RawLine {
+  private flush(complete: boolean, next: number): RawLine {
     const line = this.lineNo++;
     let out: RawLine;
     if (this.mode === 'hold') {
       const data = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
-      out = { line, data, complete };
+      out = { line, next, data, complete };
     } else {
-      out = { line, head: Buffer.concat(this.head, this.headLen), bytes: this.bytes, complete, reason: this.mode };
+      out = { line, next, head: Buffer.concat(this.head, this.headLen), bytes: this.bytes, complete, reason: this.mode };
     }
     this.parts = [];
     this.held = 0;
@@ -249,7 +258,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
   const probe = opts.probeLines ?? DEFAULT_PROBE_LINES;
   const fh = await openLog(path);
   const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024, ...(opts.start ? { start: opts.start } : {}) });
-  const splitter = new LogLineSplitter(cap);
+  const splitter = new LogLineSplitter(cap, opts.start ?? 0);
   let records = 0;
   let seenLines = 0;
   let firstLine: string | null = null;
@@ -262,7 +271,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
 
   const stage = opts.sessionsOnly === true ? undefined : opts.stage;
   const own = opts.needsBody;
-  const needsBody = stage && own ? (head: LogRecord) => own(head) || stage.needsBody(head) : own;
+  const needsBody = stage && own ? (head: LogRecord, line: number) => own(head, line) || stage.needsBody(head) : own;
 
   function* judge(raw: RawLine): Generator<ReadItem> {
     const item = (opts.sessionsOnly === true ? sessionItem(raw) : null) ?? classify(raw, cap, needsBody);
@@ -270,7 +279,7 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
     if (stage && 'record' in item) {
       stage.apply(item.record);
       // a body parsed only for the stage: the reader gets the envelope it asked for
-      if (own && item.record.msg !== undefined && !own(item.record)) delete item.record.msg;
+      if (own && item.record.msg !== undefined && !own(item.record, item.line)) delete item.record.msg;
     }
     seenLines++;
     if (firstLine === null) firstLine = preview('data' in raw ? raw.data.subarray(0, HEAD_BYTES) : raw.head);
@@ -338,13 +347,32 @@ function sessionItem(raw: RawLine): RecordItem | null {
   return { record: { v: 0, time: 0, session, seq: 0, from: 'proxy', kind: 'event' }, line: raw.line };
 }
 
+const SESSION_NEAR_START = /^\{[^]{0,200}?,"session":"([^"\\]{1,200})"/;
+
+/**
+ * The session of one log line as a follower hands it over (a watcher that only wants to know which
+ * sessions appear): from `,"session":"…"` near its start as mcp-tap writes it, else from the parsed
+ * line; null for a line that is not a record.
+ */
+export function sessionOfLine(text: string): string | null {
+  const m = SESSION_NEAR_START.exec(text);
+  if (m) return m[1]!;
+  if (!text.trimStart().startsWith('{')) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isLogRecord(value) ? value.session : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The record without its body when the envelope alone will do: the text before `,"msg":` closed with `}`.
  * That byte sequence cannot occur inside a JSON string (its quote is unescaped), and the cut parses only
  * when it is at the record's top level; anything else falls back to the whole line. When `needsBody`
  * wants the body, the text after the cut is parsed as `msg` (the head is not parsed twice).
  */
-function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRecord | null {
+function headOnly(data: Buffer, line: number, needsBody: (head: LogRecord, line: number) => boolean): LogRecord | null {
   let end = data.length;
   if (end > 0 && data[end - 1] === 0x0d) end--;
   if (end === 0 || data[end - 1] !== 0x7d) return null;
@@ -361,7 +389,7 @@ function headOnly(data: Buffer, needsBody: (head: LogRecord) => boolean): LogRec
     return null;
   }
   if (!isLogRecord(value)) return null;
-  if (!needsBody(value)) return value;
+  if (!needsBody(value, line)) return value;
   // the body too: parse only it (the head is parsed already); anything odd takes the whole-line path
   try {
     value.msg = JSON.parse(data.toString('utf8', cut + MSG_MEMBER.length, after));
@@ -406,11 +434,11 @@ function valueEnd(d: Buffer, i: number, end: number): number {
 }
 
 /** One line → a record, a warning, or null for a blank line. */
-function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord) => boolean): ReadItem | null {
+function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord, line: number) => boolean): ReadItem | null {
   const line = raw.line;
   if (needsBody !== undefined && 'data' in raw && raw.complete) {
-    const head = headOnly(raw.data, needsBody);
-    if (head !== null) return { record: head, line };
+    const head = headOnly(raw.data, raw.line, needsBody);
+    if (head !== null) return { record: head, line, next: raw.next };
   }
   if ('reason' in raw) {
     if (raw.reason === 'long') {
@@ -430,5 +458,5 @@ function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord) => bo
     return { warning: `not JSON (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
   }
   if (!isLogRecord(value)) return { warning: `not an mcp-tap record (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
-  return { record: value, line };
+  return { record: value, line, next: raw.next };
 }

@@ -44,6 +44,8 @@ export interface ProxyOptions {
   ship?: ShipTarget[];
   /** --debug: where the pino decision trace goes (opened by the CLI); null when off. */
   debugLog?: string | null;
+  /** Why there is no log though none of --no-log was given (said once on stderr). */
+  notLogged?: string;
 }
 
 /** The process edges, injectable for tests. */

@@ -58,6 +58,14 @@ describe('bundle', () => {
     expect(libs.has('execa')).toBe(false);
   });
 
+  it('`mcp` loads the SDK, and neither the relay nor execa', () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } };
+    const libs = loadedLibraries(['mcp', '--dir', box.dir], `${JSON.stringify(init)}\n`);
+    expect(libs.has('sdk')).toBe(true);
+    expect(libs.has('relay')).toBe(false);
+    expect(libs.has('execa')).toBe(false);
+  });
+
   it('the tokenizer loads for stats, not for tail or check without a token budget', () => {
     const log = join(ROOT, 'test', 'fixtures', 'logs', 'check-clean.jsonl');
     expect(loadedLibraries(['stats', log]).has('tokenizer')).toBe(true);

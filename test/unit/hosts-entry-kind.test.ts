@@ -35,6 +35,21 @@ describe('classifyEntry', () => {
     for (const [entry, original, originalIndex] of cases) expect(classifyEntry(entry)).toEqual({ kind: 'wrapped', original, originalIndex });
   });
 
+  it("mcp-tap's own MCP server in every launch form is itself, not a wrapped server named mcp", () => {
+    for (const [command, args] of [
+      ['mcp-tap', ['mcp']],
+      ['/opt/mcp-tap/bin/mcp-tap.js', ['mcp', '--dir', '/logs']],
+      ['node', ['/opt/mcp-tap/bin/mcp-tap.js', 'mcp']],
+      ['npx', ['-y', 'mcp-tap@0.2.0', 'mcp']],
+      ['mcp-tap.cmd', ['mcp', '--log', 'C:\\logs\\a.jsonrpc.log']],
+    ] as const) {
+      expect(classifyEntry({ command, args }), `${command} ${args.join(' ')}`).toEqual({ kind: 'self', command, args });
+    }
+    // a server named mcp after mcp-tap's options is a wrapped server
+    expect(classifyEntry({ command: 'mcp-tap', args: ['-q', 'mcp'] })).toMatchObject({ kind: 'wrapped', original: { command: 'mcp', args: [] } });
+    expect(classifyEntry({ command: 'mcp-tap', args: ['--', 'mcp'] })).toMatchObject({ kind: 'wrapped', original: { command: 'mcp', args: [] } });
+  });
+
   it('other npx packages and other node scripts are not wrapped', () => {
     expect(classifyEntry({ command: 'npx', args: ['-y', 'mcp-tapper'] }).kind).toBe('stdio');
     expect(classifyEntry({ command: 'node', args: ['server.js', 'mcp-tap'] }).kind).toBe('stdio');

@@ -79,6 +79,20 @@ describe('skips and lists what it cannot wrap', () => {
     });
   });
 
+  it("mcp-tap's own MCP server is never wrapped, nor unwrapped into something else (issue 32)", () => {
+    const text = `{\n  "mcpServers": {\n    "mcp-tap": { "command": "mcp-tap", "args": ["mcp"] },\n    "tap-npx": { "command": "npx", "args": ["-y", "mcp-tap", "mcp", "--dir", "/logs"] },\n    "tap-node": { "command": "/usr/bin/node", "args": ["/opt/mcp-tap/bin/mcp-tap.js", "mcp"] }\n  }\n}\n`;
+    const locations = hostLocations('claude-desktop', H);
+    for (const plan of [planWrap(text, 'x', locations, { launcher: SCRIPT }), planUnwrap(text, 'x', locations, {})]) {
+      expect(plan.newText).toBe(text);
+      expect(plan.results.map((r) => [r.name, r.action, r.kind])).toEqual([
+        ['mcp-tap', 'skipped', 'self'],
+        ['tap-npx', 'skipped', 'self'],
+        ['tap-node', 'skipped', 'self'],
+      ]);
+    }
+    expect(planWrap(text, 'x', locations, { launcher: SCRIPT }).results[0]!.reason).toMatch(/^mcp-tap's own MCP server \(mcp-tap mcp\): never wrapped/);
+  });
+
   it('Claude Code: user and this project\'s local entries, never other projects', () => {
     const f = FIXTURES.find((x) => x.rel === 'claude-code/.claude.json')!;
     const { results } = planWrap(fixtureText(f.rel), 'x', locationsFor(f), { launcher: SCRIPT });

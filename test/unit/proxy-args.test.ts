@@ -101,3 +101,24 @@ describe('parseProxyArgs', () => {
     usage(['--name', 'a/b', 'x'], /--name must be/);
   });
 });
+
+describe("proxy mode in front of mcp-tap's own MCP server (issue 32)", () => {
+  const TAP = '/opt/mcp-tap/bin/mcp-tap.js';
+  it('does not log it into the directory it serves', () => {
+    for (const server of [['mcp-tap', 'mcp'], [TAP, 'mcp'], ['node', TAP, 'mcp'], ['npx', '-y', 'mcp-tap', 'mcp', '--dir', '/state/mcp-tap'], ['mcp-tap', 'mcp', '--log=/state/mcp-tap/mcp.jsonrpc.log']]) {
+      const o = parse('--name', 'mcp', '--', ...server);
+      expect(o.logPath, server.join(' ')).toBeNull();
+      expect(o.notLogged).toMatch(/^the server is mcp-tap's own MCP server, which reads this log directory: not logging its session there/);
+    }
+  });
+
+  it('logs it where asked, and where it does not read', () => {
+    expect(parse('--log', '/tmp/t.jsonrpc.log', '--', 'mcp-tap', 'mcp').logPath).toBe('/tmp/t.jsonrpc.log');
+    expect(parseProxyArgs(['--', 'mcp-tap', 'mcp'], { ...ENV, MCP_TAP_LOG: '/tmp/env.jsonrpc.log' })).toMatchObject({ logPath: '/tmp/env.jsonrpc.log' });
+    expect(parse('--', 'mcp-tap', 'mcp', '--dir', '/elsewhere').logPath).toBe('/state/mcp-tap/mcp-tap.jsonrpc.log');
+    expect(parse('--', 'mcp-tap', 'mcp', '--log', '/state/mcp-tap/other.jsonrpc.log').logPath).toBe('/state/mcp-tap/mcp-tap.jsonrpc.log');
+    // other subcommands and other servers are servers like any other
+    expect(parse('--', 'mcp-tap', 'demo').logPath).toBe('/state/mcp-tap/mcp-tap.jsonrpc.log');
+    expect(parse('--', 'node', 'mcp').notLogged).toBeUndefined();
+  });
+});

@@ -20,6 +20,7 @@ describe('findCredentials', () => {
   it.each([
     ['plain text', { content: [{ type: 'text', text: 'the weather is fine' }] }],
     ['a redaction marker under Authorization', { authorization: '[REDACTED:env:TOKEN]' }],
+    ['a redaction marker in a header line (a redacted copy, as mcp-tap mcp answers)', { text: 'sent Authorization: [REDACTED:key:authorization] and Bearer [REDACTED:bearer-token]' }],
     ['a progress token', { progressToken: 'abc123def456' }],
     ['"Bearer token" in prose', { text: 'send a Bearer token in the header' }],
   ])('finds nothing in %s', (_n, value) => {

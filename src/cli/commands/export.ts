@@ -4,14 +4,11 @@ import { UsageError } from '../../errors.js';
 import type { LogRecord } from '../../log/record.js';
 import { jsonChunks, jsonlChunks } from '../../transcript/json-export.js';
 import { DEFAULT_MAX_BODY, markdownChunks } from '../../transcript/markdown.js';
-import { contextNeedsBody } from '../../lens/context/context-cost.js';
 import { loadTokenizer } from '../../lens/context/tokenizer.js';
-import { lensStage } from '../../lens/lenses.js';
 import { findLatestLog } from '../../log/log-files.js';
-import { readSession, resolveSession } from '../../log/read-session.js';
 import { openInput } from '../../transcript/read-input.js';
-import { SAMPLE_ABOVE, SamplePlanner, SampleSelector } from '../../transcript/sampling.js';
-import { summaryNeedsBody } from '../../transcript/summary.js';
+import { SAMPLE_ABOVE } from '../../transcript/sampling.js';
+import { sessionPageRecords } from '../../transcript/session-page.js';
 import { progressFor } from '../../view/progress-line.js';
 import type { RecordRedactor } from '../../transcript/redact.js';
 import { addRedactFlags, redactorFrom, type RedactSwitch } from '../../transcript/redact-options.js';
@@ -74,36 +71,12 @@ export function define(program: Command): void {
     });
 }
 
-/**
- * Markdown and HTML pair answers with requests across a session, so they render from records in memory:
- * the whole session when it is short, else a sample of it (src/transcript/sampling.ts) with the summary of
- * the whole. Three passes over the log: which session, its summary and plan, the records to show.
- */
+/** Markdown and HTML pair answers with requests across a session, so they render from the records src/transcript/session-page.ts keeps. */
 async function renderPage(format: 'md' | 'html', file: string | undefined, opts: ExportCliOptions, o: { redacted: boolean; maxBody: number }): Promise<Iterable<string>> {
   const path = file ?? (await findLatestLog());
-  const ids = (await resolveSession(path, opts.session)).map((s) => s.id);
-  const one = opts.session !== 'all';
   const progress = progressFor(path);
   try {
-    // pass 1: summaries (of redacted records: the header shows command lines and client info)
-    const planner = new SamplePlanner(opts.full === true, await loadTokenizer());
-    const r1 = redactorFrom(opts);
-    const needsBody = (h: LogRecord) => summaryNeedsBody(h) || contextNeedsBody(h);
-    const first = readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody, onProgress: progress.update, stage: lensStage() });
-    for await (const r of first) planner.add(r1 ? r1.next(r) : r);
-    const plans = planner.finish();
-    // pass 2: the records to show, bodies parsed only for them; stderr always goes through the redactor (its state spans lines)
-    const selector = new SampleSelector(plans);
-    const redactor = redactorFrom(opts);
-    const input = await openInput({ file: path, session: one ? ids[0]! : 'all', resolved: one, warn, needsBody: (h) => selector.wouldKeep(h), onProgress: progress.update });
-    const kept: LogRecord[] = [];
-    for await (const r of input.records) {
-      const keep = selector.take(r);
-      if (r.kind === 'stderr' && redactor) {
-        const red = redactor.next(r);
-        if (keep) kept.push(red);
-      } else if (keep) kept.push(redactor ? redactor.next(r) : r);
-    }
+    const { kept, plans } = await sessionPageRecords(path, { session: opts.session, full: opts.full === true, redactor: () => redactorFrom(opts), tokenizer: await loadTokenizer(), warn, onProgress: progress.update });
     progress.done();
     if (format === 'md') return markdownChunks(kept, { redacted: o.redacted, exporterVersion: VERSION, maxBody: o.maxBody, plans });
     // the waterfall report (src/report) is loaded only when asked for

@@ -6,7 +6,7 @@ import { defaultLogDir } from '../../log/log-path.js';
 import { listLogs } from '../../log/log-files.js';
 import { listSessions, type SessionSummary } from '../../log/session-summary.js';
 import { TapError } from '../../errors.js';
-import { redactArgs, redactString, type RedactOptions } from '../../transcript/redact.js';
+import { redactSummary } from '../../transcript/redact-summary.js';
 import { redactOptionsFrom } from '../../transcript/redact-options.js';
 import { colorLevel } from '../../view/color.js';
 import { escapeControl } from '../../text/escape.js';
@@ -65,13 +65,4 @@ export function define(program: Command): void {
       // which directory was read (it differs per OS); on stderr, so the table stays one row per session
       process.stderr.write(`${sorted.length} session${sorted.length === 1 ? '' : 's'} in ${escapeControl(dir)}\n`);
     });
-}
-
-/** A summary with what came from the server's command line redacted: flags like --api-key=…, URL credentials, token shapes. */
-function redactSummary(s: SessionSummary, rules: RedactOptions): SessionSummary {
-  const out = { ...s };
-  if (s.command !== undefined) out.command = redactString(s.command, rules);
-  if (s.args !== undefined) out.args = redactArgs(s.args, rules);
-  if (s.serverName !== undefined) out.serverName = redactString(s.serverName, rules);
-  return out;
 }

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { findCommand } from '../../platform/command-lookup.js';
-import { deriveServerName, resolveLogPath } from '../../log/log-path.js';
+import { defaultLogDir, deriveServerName, resolveLogPath } from '../../log/log-path.js';
+import { servesOwnLog } from '../../platform/tap-invocation.js';
 import type { ProxyOptions } from '../../proxy/run-proxy.js';
 import { startServer } from '../../proxy/early-start.js';
 import { isUrlArg, SinkFlags } from './sink-flags.js';
@@ -90,7 +91,11 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(name) || name.startsWith('.')) {
     throw new UsageError(`--name must be letters, digits, '.', '_' or '-' (it names the log file), got ${JSON.stringify(name)}`);
   }
-  const logPath = noLog ? null : resolveLogPath({ log: values.get('--log'), name }, env);
+  let logPath = noLog ? null : resolveLogPath({ log: values.get('--log'), name }, env);
+  // `mcp-tap -- mcp-tap mcp`: the log would grow with every read of it; logged only where asked (--log, MCP_TAP_LOG)
+  const asked = values.has('--log') || (env.MCP_TAP_LOG !== undefined && env.MCP_TAP_LOG !== '');
+  const selfServed = logPath !== null && !asked && servesOwnLog(command, args, logPath, defaultLogDir(env), process.cwd());
+  if (selfServed) logPath = null;
   return {
     command,
     args,
@@ -104,6 +109,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     ...(redactEnv.length > 0 ? { redactEnv } : {}),
     ...sinks.options(env),
     debugLog: debug || values.has('--debug-log') ? debugLogPath(values.get('--debug-log'), env) : null,
+    ...(selfServed ? { notLogged: "the server is mcp-tap's own MCP server, which reads this log directory: not logging its session there (--log <file> logs it)" } : {}),
   };
 }
 
@@ -172,6 +178,7 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
       uptimeMs: performance.now(),
     });
   }
+  if (parsed.notLogged !== undefined) warn(parsed.notLogged);
   const stdout = openHostStdout();
   // A broken stdout (host gone) is handled by the pump; never let it become an uncaught exception.
   stdout.on('error', () => {});
