@@ -3,8 +3,11 @@
  * requests and their answers, notes, the latest tool/resource/prompt listings, the negotiated lifecycle
  * and how the server ended. Streaming: it keeps small facts per request, never the records themselves.
  */
+import { KeepFirst, type Omitted } from '../log/keep-first.js';
 import type { RecordItem } from '../log/read-log.js';
 import type { JsonRpcId, LogRecord } from '../log/record.js';
+import { countOmitted, noneOmitted, type OmittedRequests } from './omitted.js';
+import { jsonrpcErrorKey, maxMsMatches, roundMs, statusOf } from './request-results.js';
 
 /** Where a fact sits in the log: the record's seq and its 1-based line in the file. */
 export interface Located {
@@ -80,39 +83,39 @@ export interface SessionFacts {
   /** Epoch ms of the session's first record. */
   startTime?: number;
   durationMs?: number;
-  /** Bounded gathering (GatherBound): the passing requests left out of `requests`. */
+  /** Bounded gathering (GatherBound): the requests left out of `requests`, and what they count for. */
   omitted?: OmittedRequests;
+  /** Notes left out of `notes` (past the first `perRule` of their code), by code. */
+  omittedNotes: Omitted[];
 }
 
 /**
  * What check keeps of a long session: the first `listed` requests whole, and beyond them only the ones
  * that matter (not plainly answered, initialize and listings, a --max-ms limit exceeded, a --forbid-tool
- * called); the passing rest are counted. Memory then grows with the failures, not with the session.
+ * called), each only while its reason — its error code, its rule, its method — has had fewer than
+ * `perRule`; the rest are counted (omitted.ts). Notes likewise: the first `perRule` of each code. Memory
+ * then grows with neither the session nor its failures.
  */
 export interface GatherBound {
   listed: number;
   /** The --max-ms limits (key, ms) and --forbid-tool names the check will judge. */
   maxMs: ReadonlyArray<{ key: string; ms: number }>;
   forbidTools: readonly string[];
+  /** Requests and notes kept per reason; default RESULTS_PER_RULE. */
+  perRule?: number;
 }
 
 /** How many requests check lists whole before it keeps only those that matter (docs/check.md). */
 export const LISTED_REQUESTS = 1000;
 
-/** Passing requests not in SessionFacts.requests: how many, and how many each --max-ms limit matched. */
-export interface OmittedRequests {
-  requests: number;
-  /** By `${key}=${ms}`, as the --max-ms flag reads. */
-  maxMsMatched: Map<string, number>;
-}
+/** Results check keeps whole per rule (and per error code); the rest are counted (docs/check.md). */
+export const RESULTS_PER_RULE = 1000;
 
-/** The request got a plain answer: no error (a refused probe is one), no isError. */
-export const answeredOk = (q: RequestFact): boolean =>
-  q.answer !== undefined && q.answer.kind === 'response' && !q.answer.isError;
+/** However many rules and error codes occur, check keeps at most this many failing requests, and notes. */
+const KEPT_IN_ALL = 20 * RESULTS_PER_RULE;
 
-/** Whether a --max-ms key applies to a request (client requests, by method, target or `*`). */
-export const maxMsMatches = (key: string, q: { from: string; method: string; target?: string }): boolean =>
-  q.from === 'client' && (key === '*' || q.method === key || (q.target !== undefined && q.target === key));
+export { maxMsMatches };
+
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -156,12 +159,19 @@ export class SessionGatherer {
   private readonly ordinal = new Map<RequestFact, number>();
   private nextOrdinal = 0;
   private readonly kept = new Set<RequestFact>();
+  /** Bounded: kept requests per reason, and notes per code. */
+  private readonly reasons: KeepFirst;
+  private readonly noteQuota: KeepFirst;
 
   constructor(
     path: string,
     session: string,
     private readonly bound?: GatherBound,
   ) {
+    const perKey = bound ? (bound.perRule ?? RESULTS_PER_RULE) : Infinity;
+    const maxTotal = bound ? KEPT_IN_ALL : Infinity;
+    this.reasons = new KeepFirst({ perKey, maxTotal });
+    this.noteQuota = new KeepFirst({ perKey, maxTotal });
     this.facts = {
       path,
       session,
@@ -173,8 +183,9 @@ export class SessionGatherer {
       resourceTemplates: null,
       prompts: null,
       ended: false,
+      omittedNotes: [],
     };
-    if (bound) this.facts.omitted = { requests: 0, maxMsMatched: new Map(bound.maxMs.map((l) => [`${l.key}=${l.ms}`, 0])) };
+    if (bound) this.facts.omitted = noneOmitted(bound);
   }
 
   add(item: RecordItem): void {
@@ -220,13 +231,46 @@ export class SessionGatherer {
     if (this.firstTime !== undefined) f.startTime = this.firstTime;
     if (this.firstTime !== undefined && this.lastTime !== undefined) f.durationMs = this.lastTime - this.firstTime;
     if (this.bound) {
-      // the kept requests and those still waiting for an answer, in log order
+      // the kept requests and those still waiting for an answer (as far as their reasons have room), in log order
       const order = this.ordinal;
       const waiting = [...order.keys()].filter((q) => !this.kept.has(q));
-      for (const q of waiting) this.kept.add(q);
-      f.requests = [...f.requests, ...waiting].sort((a, b) => order.get(a)! - order.get(b)!);
+      const shown: RequestFact[] = [];
+      for (const q of waiting) {
+        if (this.admit(q)) {
+          this.kept.add(q);
+          shown.push(q);
+        } else {
+          order.delete(q);
+          countOmitted(f.omitted!, q, this.bound);
+        }
+      }
+      f.requests = [...f.requests, ...shown].sort((a, b) => order.get(a)! - order.get(b)!);
     }
+    f.omittedNotes = this.noteQuota.omitted();
     return f;
+  }
+
+  /** Why a request past the listed ones is worth keeping; empty when it plainly passed. */
+  private reasonsOf(q: RequestFact): string[] {
+    const b = this.bound!;
+    const out: string[] = [];
+    const status = statusOf(q);
+    if (status === 'error') out.push(jsonrpcErrorKey(q.answer?.error?.code));
+    else if (status !== 'ok') out.push(status);
+    if (q.method === 'initialize' || Object.hasOwn(LISTINGS, q.method)) out.push(q.method);
+    if (b.forbidTools.some((t) => q.method === 'tools/call' && q.target === t)) out.push('forbidden-tool-present');
+    // as the report rounds it (evaluate.ts), so a limit judges the same number here and there
+    const ms = q.answer?.ms !== undefined ? roundMs(q.answer.ms) : undefined;
+    if (status !== 'cancelled' && b.maxMs.some((l) => maxMsMatches(l.key, q) && (status === 'unanswered' || (ms !== undefined && ms > l.ms)))) out.push('max-ms-exceeded');
+    return out;
+  }
+
+  /** Takes a request's reasons from their quotas; true when one of them still had room. */
+  private admit(q: RequestFact): boolean {
+    const reasons = this.reasonsOf(q);
+    const room = reasons.some((k) => this.reasons.hasRoom(k));
+    if (room) for (const k of reasons) if (this.reasons.hasRoom(k)) this.reasons.take(k);
+    return room;
   }
 
   private keep(q: RequestFact): void {
@@ -234,31 +278,23 @@ export class SessionGatherer {
     this.facts.requests.push(q);
   }
 
-  /** Bounded gathering: a request past the listed ones stays only while it waits and when it matters. */
+  /**
+   * Bounded gathering, once a request is answered: past the listed ones it stays when it matters and its
+   * reason has room; a listed one uses up its reason's room too.
+   */
   private settle(q: RequestFact): void {
     const b = this.bound;
     if (!b || !this.ordinal.has(q)) return;
-    if (this.kept.has(q)) return;
-    // as the report rounds it (evaluate.ts), so a limit judges the same number here and there
-    const ms = q.answer?.ms !== undefined ? Math.round(q.answer.ms * 1000) / 1000 : undefined;
-    const matters =
-      !answeredOk(q) ||
-      q.method === 'initialize' ||
-      Object.hasOwn(LISTINGS, q.method) ||
-      b.forbidTools.some((t) => q.method === 'tools/call' && q.target === t) ||
-      b.maxMs.some((l) => maxMsMatches(l.key, q) && ms !== undefined && ms > l.ms);
-    if (matters) {
+    if (this.kept.has(q)) {
+      for (const k of this.reasonsOf(q)) this.reasons.take(k);
+      return;
+    }
+    if (this.reasonsOf(q).length > 0 && this.admit(q)) {
       this.keep(q);
       return;
     }
     this.ordinal.delete(q);
-    const o = this.facts.omitted!;
-    o.requests++;
-    if (b.maxMs.length === 0) return;
-    // one count per flag, even when the same flag is given twice
-    for (const flag of new Set(b.maxMs.filter((l) => maxMsMatches(l.key, q)).map((l) => `${l.key}=${l.ms}`))) {
-      o.maxMsMatched.set(flag, (o.maxMsMatched.get(flag) ?? 0) + 1);
-    }
+    countOmitted(this.facts.omitted!, q, b);
   }
 
   private intern(s: string): string {
@@ -272,6 +308,7 @@ export class SessionGatherer {
     if (!Array.isArray(notes)) return;
     for (const n of notes) {
       if (!isObj(n) || typeof n['code'] !== 'string') continue;
+      if (!this.noteQuota.take(n['code'])) continue;
       this.facts.notes.push({
         ...at,
         code: n['code'],
