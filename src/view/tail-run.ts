@@ -20,6 +20,9 @@ import { buildFilter, type FilterOptions } from './filters.js';
 import { FollowSelector, Ring, roleOf, SeparatorGate, TailFormatter, type SessionChoice } from './tail-view.js';
 import { pollWait } from './poll-wait.js';
 
+/** Output of a finished log is written in pieces of about this many characters. */
+const WRITE_CHARS = 64 * 1024;
+
 /** Unreadable lines reported one by one before tail stops reporting them. */
 const MAX_WARNINGS = 20;
 
@@ -152,6 +155,9 @@ async function printTail(
   const ring = opts.lines !== undefined ? new Ring<() => string>(opts.lines, filtering) : null;
   const gate = new SeparatorGate();
   const needsBody = bodyRule(opts);
+  // lines go out ~64 KiB at a time: one write per record leaves a buffer per record for the GC to find
+  let held: string[] = [];
+  let size = 0;
   for await (const r of readSession(path, opts.session, { onWarning, ...(needsBody ? { needsBody } : {}) })) {
     if (io.signal?.aborted) return;
     const later = prepare(r);
@@ -160,9 +166,17 @@ async function printTail(
     else {
       const text = later();
       const shown = opts.json || !filtering ? text : gate.pass(r, text);
-      if (shown !== null) await io.write(shown);
+      if (shown === null) continue;
+      held.push(shown);
+      size += shown.length;
+      if (size >= WRITE_CHARS) {
+        await io.write(held.join(''));
+        held = [];
+        size = 0;
+      }
     }
   }
+  if (size > 0) await io.write(held.join(''));
   if (ring) {
     const lines = ring.take().map((later) => later());
     if (lines.length) await io.write(lines.join(''));
