@@ -23,6 +23,8 @@ interface Selection {
 
 const cards = new Map<string, SessionCard>();
 let sel: Selection | null = null;
+/** The page shows the newest live session, and moves on to a newer one as it starts, until the person picks one. */
+let following = true;
 let filter: RowFilter = { ...NO_FILTER };
 let reveal = false;
 let detailSeq: number | null = null;
@@ -119,12 +121,37 @@ function renderHead(): void {
   ui.head.textContent = '';
   const c = sel ? cards.get(sel.key) : undefined;
   if (!sel || !c) {
-    ui.head.appendChild(el('p', 'empty', 'Pick a session on the left.'));
+    ui.head.appendChild(
+      el('p', 'empty', following ? 'No live session yet: the newest one opens here as it starts. Or pick a session on the left.' : 'Pick a session on the left.'),
+    );
+    if (!following) ui.head.appendChild(followButton());
     return;
   }
+  if (following) ui.head.appendChild(el('span', 'follow on', 'following the newest live session'));
   ui.head.appendChild(el('h2', undefined, vis(serverName(c))));
   ui.head.appendChild(el('span', `state s-${c.state}`, stateText(c)));
   ui.head.appendChild(el('span', 'meta', `${vis(c.session)} · ${vis(c.file)} · ${c.records} records · ${c.requests} requests · ${c.errors} errors · ${c.findings} findings`));
+  if (!following) ui.head.appendChild(followButton());
+}
+
+function followButton(): HTMLElement {
+  const b = el('button', 'follow', 'Follow the newest live session');
+  b.type = 'button';
+  b.id = 'follow';
+  b.addEventListener('click', () => {
+    following = true;
+    dirty.cards = true;
+    followNewest();
+    schedule();
+  });
+  return b;
+}
+
+/** While following: selects the newest running session when it is not the one shown. */
+function followNewest(): void {
+  if (!following) return;
+  const newest = sortedCards().find((c) => c.state === 'running');
+  if (newest && cardKey(newest) !== sel?.key) void select(cardKey(newest));
 }
 
 function refreshOptions(rows: SessionRows): void {
@@ -218,10 +245,12 @@ function onEvent(ev: LiveEvent): void {
       for (const c of ev.cards) cards.set(cardKey(c), c);
       dirty.cards = true;
       if (sel && !cards.has(sel.key)) sel = null;
+      followNewest();
       break;
     case 'cards':
       for (const c of ev.cards) cards.set(cardKey(c), c);
       dirty.cards = true;
+      followNewest();
       break;
     case 'rows':
       if (sel && sel.log === ev.log && sel.session === ev.session) {
@@ -253,7 +282,10 @@ function init(): void {
   ui.list.addEventListener('click', (ev) => {
     const card = ev.target instanceof Element ? ev.target.closest<HTMLElement>('.card') : null;
     const key = card?.dataset['key'];
-    if (key !== undefined) void select(key);
+    if (key === undefined) return;
+    // the person chose: stop following (the header offers to follow again)
+    following = false;
+    void select(key);
   });
   ui.reveal.checked = false;
   ui.reveal.addEventListener('change', () => {
@@ -279,6 +311,7 @@ const api = {
   ready: false,
   cards: () => sortedCards().map((c) => ({ server: serverName(c), session: c.session, state: c.state, requests: c.requests, latency: c.latency.length })),
   selected: () => (sel ? { log: sel.log, session: sel.session } : null),
+  following: () => following,
   listed: () => messages.seqs(),
   rowCount: () => sel?.rows.rows.length ?? 0,
   lastRowTime: () => (sel && sel.rows.rows.length > 0 ? sel.rows.end : undefined),
