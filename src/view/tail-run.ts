@@ -43,6 +43,20 @@ export interface TailRunOptions {
   redact?: (r: LogRecord) => LogRecord;
   /** Follow polling interval (ms). */
   pollMs?: number;
+  /**
+   * With --follow, not --json: when the reader is this many bytes behind the end of the log, it skips
+   * ahead and says how many lines it skipped (default FOLLOW_MAX_LAG; 0: never skip).
+   */
+  maxLagBytes?: number;
+}
+
+/** How far behind the end of the log `tail -f` may fall before it skips ahead (a flood it cannot render as fast). */
+export const FOLLOW_MAX_LAG = 8 * 1024 * 1024;
+
+/** The line `tail -f` prints where it skipped part of the log to keep up. */
+export function skippedNotice(lines: number, bytes: number): string {
+  const mb = bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+  return `… skipped ${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'} of the log (${mb}) to keep up with it; mcp-tap tail --session <id> or export shows them\n`;
 }
 
 export interface TailIo {
@@ -243,8 +257,10 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
   let lineNo = 0;
   let warnings = 0;
   const name = escapeControl(path);
+  // JSON goes to programs that set their own pace: it never skips
+  const maxLag = opts.json ? 0 : (opts.maxLagBytes ?? FOLLOW_MAX_LAG);
   await followFile(
-    { path, signal: io.signal, pollMs: opts.pollMs, ...(startAt !== null ? { startAt: startAt.offset } : {}) },
+    { path, signal: io.signal, pollMs: opts.pollMs, ...(startAt !== null ? { startAt: startAt.offset } : {}), ...(maxLag > 0 ? { maxLagBytes: maxLag } : {}) },
     {
       line: (text) => {
         lineNo++;
@@ -258,7 +274,13 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
         }
         const out = selector.add(parsed, prepare(parsed));
         const shown = out === null || opts.json || !filtering ? out : gate.pass(parsed, out);
-        if (shown !== null) void io.write(shown);
+        // the write's promise holds the reading back while the destination is full
+        if (shown !== null) return io.write(shown) ?? undefined;
+        return undefined;
+      },
+      skipped: (lines, bytes) => {
+        lineNo += lines;
+        void io.write(skippedNotice(lines, bytes));
       },
       caughtUp: () => {
         const history = selector.caughtUp();

@@ -19,6 +19,8 @@ interface Selection {
   rows: SessionRows;
   /** Rows that arrived while the history was loading. */
   early: LiveRow[] | null;
+  /** Rows the server did not send this page to keep up (a flood); reloading the session brings them. */
+  skipped: number;
 }
 
 const cards = new Map<string, SessionCard>();
@@ -131,7 +133,21 @@ function renderHead(): void {
   ui.head.appendChild(el('h2', undefined, vis(serverName(c))));
   ui.head.appendChild(el('span', `state s-${c.state}`, stateText(c)));
   ui.head.appendChild(el('span', 'meta', `${vis(c.session)} · ${vis(c.file)} · ${c.records} records · ${c.requests} requests · ${c.errors} errors · ${c.findings} findings`));
+  if (sel.skipped > 0) ui.head.appendChild(skippedNote(sel.skipped));
   if (!following) ui.head.appendChild(followButton());
+}
+
+/** Says how many rows this page missed in a flood, with a button that loads the session again (all of them). */
+function skippedNote(n: number): HTMLElement {
+  const box = el('span', 'skipped', `${n.toLocaleString('en-US')} rows skipped to keep up `);
+  const b = el('button', 'follow', 'Reload the session');
+  b.type = 'button';
+  b.id = 'reload';
+  b.addEventListener('click', () => {
+    if (sel) void select(sel.key);
+  });
+  box.appendChild(b);
+  return box;
 }
 
 function followButton(): HTMLElement {
@@ -186,7 +202,7 @@ function refreshOptions(rows: SessionRows): void {
 async function select(key: string): Promise<void> {
   const c = cards.get(key);
   if (!c) return;
-  const s: Selection = { key, log: c.log, session: c.session, rows: new SessionRows(), early: [] };
+  const s: Selection = { key, log: c.log, session: c.session, rows: new SessionRows(), early: [], skipped: 0 };
   sel = s;
   methodCount = -1;
   findingCount = -1;
@@ -258,6 +274,12 @@ function onEvent(ev: LiveEvent): void {
         else if (sel.rows.add(ev.rows) > 0) dirty.rows = true;
       }
       break;
+    case 'skipped':
+      if (sel && sel.log === ev.log && sel.session === ev.session) {
+        sel.skipped += ev.rows;
+        dirty.cards = true;
+      }
+      break;
     case 'problem':
       problem(ev.text);
       break;
@@ -314,6 +336,7 @@ const api = {
   following: () => following,
   listed: () => messages.seqs(),
   rowCount: () => sel?.rows.rows.length ?? 0,
+  skipped: () => sel?.skipped ?? 0,
   lastRowTime: () => (sel && sel.rows.rows.length > 0 ? sel.rows.end : undefined),
   latencyText: (seq: number) => fmtMs(sel?.rows.answerTo(seq)?.d),
 };
