@@ -6,14 +6,15 @@
  * take minutes. `every` hooks let a test plant error answers, isError results and findings;
  * `handshake: false` leaves out initialize (the client never sent it) and `requestNote` puts that note on
  * every request: with `{ handshake: false, requestNote: 'before-initialize' }` every request carries a
- * finding, with `errorEvery: 1` the server answers every call with an error (the sick sessions).
+ * finding, with `errorEvery: 1` the server answers every call with an error, with `unanswered: true` it
+ * answers none (the sick sessions).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
 /**
  * @param {string} path
- * @param {{ pairs?: number, payloadBytes?: number, session?: string, errorEvery?: number, isErrorEvery?: number, noteEvery?: number, stderrEvery?: number, t0?: number, handshake?: boolean, requestNote?: string, errorCodes?: number[] }} [o]
+ * @param {{ pairs?: number, payloadBytes?: number, session?: string, errorEvery?: number, isErrorEvery?: number, noteEvery?: number, stderrEvery?: number, t0?: number, handshake?: boolean, requestNote?: string, errorCodes?: number[], unanswered?: boolean }} [o]
  * @returns {Promise<{ records: number, bytes: number, session: string }>}
  */
 export async function writeLargeLog(path, o = {}) {
@@ -56,6 +57,7 @@ export async function writeLargeLog(path, o = {}) {
     if (o.stderrEvery && i % o.stderrEvery === 0) await push(`${env('server', 'stderr')},"bytes":12,"raw":"working ${i}"}`);
     const ms = 0.05 + ((i * 7919) % 1000) / 100; // 0.05–10.04 ms, spread evenly, known to the tests
     t += ms;
+    if (o.unanswered) continue;
     const note = o.noteEvery && i % o.noteEvery === 0 ? `,"notes":[{"code":"slow-answer","text":"planted finding ${i}"}]` : '';
     if (o.errorEvery && i % o.errorEvery === 0) {
       const codes = o.errorCodes ?? [-32603];
@@ -69,7 +71,8 @@ export async function writeLargeLog(path, o = {}) {
   }
   await push(`${env('proxy', 'event')},"event":"stdin-closed"}`);
   await push(`${env('proxy', 'event')},"event":"exit","code":0,"signal":null}`);
-  await push(`${env('proxy', 'event')},"event":"end","pending":[],"pendingCount":0,"cancelledPending":[],"exitCode":0,"exitSignal":null}`);
+  const pending = o.unanswered ? Array.from({ length: Math.min(pairs, 1000) }, (_, k) => ({ from: 'client', id: k + 1, method: 'tools/call', seq: (o.handshake === false ? 2 : 6) + k + 1 })) : [];
+  await push(`${env('proxy', 'event')},"event":"end","pending":${JSON.stringify(pending)},"pendingCount":${o.unanswered ? pairs : 0},"cancelledPending":[],"exitCode":0,"exitSignal":null}`);
   bytes += Buffer.byteLength(buf);
   out.end(buf);
   await once(out, 'finish');
@@ -79,10 +82,10 @@ export async function writeLargeLog(path, o = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [path, pairs, shape] = process.argv.slice(2);
   if (!path) {
-    console.error('usage: node bench/gen-log.mjs <path> [pairs] [healthy|no-initialize|all-errors]');
+    console.error('usage: node bench/gen-log.mjs <path> [pairs] [healthy|no-initialize|all-errors|unanswered]');
     process.exit(2);
   }
-  const sick = { healthy: {}, 'no-initialize': { handshake: false, requestNote: 'before-initialize' }, 'all-errors': { errorEvery: 1 } }[shape ?? 'healthy'];
+  const sick = { healthy: {}, 'no-initialize': { handshake: false, requestNote: 'before-initialize' }, 'all-errors': { errorEvery: 1 }, unanswered: { unanswered: true } }[shape ?? 'healthy'];
   if (!sick) {
     console.error(`unknown shape ${shape}`);
     process.exit(2);

@@ -8,6 +8,7 @@ import type { RecordItem } from '../log/read-log.js';
 import type { JsonRpcId, LogRecord } from '../log/record.js';
 import { countOmitted, noneOmitted, type OmittedRequests } from './omitted.js';
 import { jsonrpcErrorKey, maxMsMatches, roundMs, statusOf } from './request-results.js';
+import { CompactWaiting } from './waiting.js';
 
 /** Where a fact sits in the log: the record's seq and its 1-based line in the file. */
 export interface Located {
@@ -103,6 +104,8 @@ export interface GatherBound {
   forbidTools: readonly string[];
   /** Requests and notes kept per reason; default RESULTS_PER_RULE. */
   perRule?: number;
+  /** Requests waiting for an answer kept whole past the listed ones; default WAITING_WHOLE. */
+  waitingWhole?: number;
 }
 
 /** How many requests check lists whole before it keeps only those that matter (docs/check.md). */
@@ -113,6 +116,9 @@ export const RESULTS_PER_RULE = 1000;
 
 /** However many rules and error codes occur, check keeps at most this many failing requests, and notes. */
 const KEPT_IN_ALL = 20 * RESULTS_PER_RULE;
+
+/** Past the listed ones, requests waiting for an answer kept whole; further ones are kept compact (waiting.ts). */
+const WAITING_WHOLE = 20_000;
 
 export { maxMsMatches };
 
@@ -161,6 +167,8 @@ export class SessionGatherer {
   private readonly kept = new Set<RequestFact>();
   /** Bounded: kept requests per reason, and notes per code. */
   private readonly reasons: KeepFirst;
+  /** Bounded: requests waiting past WAITING_WHOLE, a number each. */
+  private readonly compact = new CompactWaiting();
   private readonly noteQuota: KeepFirst;
 
   constructor(
@@ -209,6 +217,7 @@ export class SessionGatherer {
       case 'notification':
         if (r.method === 'notifications/cancelled' && typeof r.reqSeq === 'number') {
           for (const q of this.bySeq.get(r.reqSeq) ?? []) if (q.from === r.from) q.cancelled = true;
+          this.compact.cancel(r.reqSeq, r.from);
         }
         break;
       case 'batch':
@@ -233,6 +242,8 @@ export class SessionGatherer {
     if (this.bound) {
       // the kept requests and those still waiting for an answer (as far as their reasons have room), in log order
       const order = this.ordinal;
+      // listed requests still waiting use up their reasons' room first (they come first in the log)
+      for (const q of this.kept) if (!q.answer) for (const k of this.reasonsOf(q)) this.reasons.take(k);
       const waiting = [...order.keys()].filter((q) => !this.kept.has(q));
       const shown: RequestFact[] = [];
       for (const q of waiting) {
@@ -245,6 +256,8 @@ export class SessionGatherer {
         }
       }
       f.requests = [...f.requests, ...shown].sort((a, b) => order.get(a)! - order.get(b)!);
+      const bound = this.bound;
+      this.compact.forEachRest((w) => countOmitted(f.omitted!, w, bound));
     }
     f.omittedNotes = this.noteQuota.omitted();
     return f;
@@ -337,6 +350,12 @@ export class SessionGatherer {
     };
     if (!this.bound) this.facts.requests.push(q);
     else {
+      // a session that leaves very many requests open: the further ones wait as one number each
+      const plain = !inBatch && q.method !== 'initialize' && !Object.hasOwn(LISTINGS, q.method);
+      if (plain && this.nextOrdinal >= this.bound.listed && this.ordinal.size - this.kept.size >= (this.bound.waitingWhole ?? WAITING_WHOLE) && this.compact.add(at.seq, q)) {
+        this.nextOrdinal++;
+        return;
+      }
       this.ordinal.set(q, this.nextOrdinal++);
       if (this.nextOrdinal <= this.bound.listed) this.keep(q);
     }
@@ -358,7 +377,8 @@ export class SessionGatherer {
     if (typeof reqSeq !== 'number') return;
     const candidates = (this.bySeq.get(reqSeq) ?? []).filter((q) => q.from !== r.from && !q.answer);
     const q = candidates.find((c) => sameId(c.id, id as JsonRpcId)) ?? candidates[0];
-    if (!q) return;
+    const waiting = q ? undefined : this.compact.take(reqSeq, r.from);
+    if (!q && !waiting) return;
     const a: AnswerFact = { seq: at.seq, line: at.line, kind, isError };
     if (typeof ms === 'number' && Number.isFinite(ms)) a.ms = ms;
     if (kind === 'error' && isObj(msg) && isObj(msg['error'])) {
@@ -367,6 +387,10 @@ export class SessionGatherer {
         ...(typeof e['code'] === 'number' ? { code: e['code'] } : {}),
         ...(typeof e['message'] === 'string' ? { message: e['message'] } : {}),
       };
+    }
+    if (!q) {
+      countOmitted(this.facts.omitted!, { ...waiting!, answer: a }, this.bound!);
+      return;
     }
     q.answer = a;
     this.settle(q);

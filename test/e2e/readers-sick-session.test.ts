@@ -1,7 +1,8 @@
 /**
  * issue 28 §1: every reader stays bounded when every record is bad. Two logs of 30,000 tools/call
  * round trips (bench/gen-log.mjs): one where the client never sent initialize, so every request carries
- * a before-initialize finding, one where the server answers every call with an error. Each reader runs
+ * a before-initialize finding, one where the server answers every call with an error (and, for check,
+ * one of 60,000 requests the server never answers). Each reader runs
  * in a child with a small V8 heap (check: 24 MB, the others 32 MB) — readers that kept every bad record
  * (check's results, the exports' bad records) ran out of heap on these logs — and its counts stay exact,
  * with "… and N more" where it left records out.
@@ -20,6 +21,7 @@ let dir: string;
 let cleanup: () => void;
 let noInit: string;
 let allErrors: string;
+let neverAnswered: string;
 let noInitRecords: number;
 
 /** The CLI in a child with a `heap` MB V8 heap; its output (to a file) and exit. */
@@ -41,6 +43,8 @@ beforeAll(async () => {
   allErrors = join(dir, 'all-errors.jsonrpc.log');
   noInitRecords = (await writeLargeLog(noInit, { pairs: PAIRS, payloadBytes: 128, handshake: false, requestNote: 'before-initialize' })).records;
   await writeLargeLog(allErrors, { pairs: PAIRS, payloadBytes: 128, errorEvery: 1, session: 'mz00bench-0000e770' });
+  neverAnswered = join(dir, 'never-answered.log'); // no .jsonrpc.log: not among the logs ls and ui read
+  await writeLargeLog(neverAnswered, { pairs: 2 * PAIRS, payloadBytes: 128, unanswered: true });
 }, 60_000);
 afterAll(() => cleanup?.());
 
@@ -75,6 +79,15 @@ describe('check in a 24 MB heap: verdict and counts exact, the first 1,000 resul
     expect(r.text).toContain(`requests  ${PAIRS + 1}: ${PAIRS + 1} answered, ${PAIRS} errors`);
     expect(r.text).toContain(more(PAIRS - 1000, 'jsonrpc-error results (error -32603)'));
     expect(r.text.match(/^  [✗!] jsonrpc-error /gm)).toHaveLength(1000);
+  });
+
+  it('json: 60,000 requests never answered, counted exactly, the first 1,000 listed', () => {
+    const r = run(['check', '--format', 'json', neverAnswered], 24);
+    expect(r.code, r.err).toBe(1);
+    const rep = JSON.parse(r.text);
+    expect(rep.summary).toMatchObject({ requests: 2 * PAIRS + 1, answered: 1, unanswered: 2 * PAIRS });
+    expect(rep.omittedResults).toEqual([{ ruleId: 'unanswered-request', category: 'unanswered', count: 2 * PAIRS - 1000 }]);
+    expect(rep.omittedRequestsByStatus).toEqual({ unanswered: 2 * PAIRS - 1000 });
   });
 
   it('junit: bounded testcases, the left-out requests counted by status', () => {

@@ -121,6 +121,39 @@ describe('check on a session where every record is bad', () => {
   });
 });
 
+/** N tools/call sent before any answer; then answers to some (errors, isError, ok) in reverse order; some cancelled, the rest never answered. */
+function openFlood(n: number): Rec[] {
+  const recs: Rec[] = [{ from: 'proxy', kind: 'event', event: 'start', name: 'hang', command: 'node', args: [], pid: 7 }];
+  const seqOf: number[] = [];
+  for (let i = 1; i <= n; i++) {
+    seqOf[i] = recs.length + 1;
+    recs.push({ from: 'client', kind: 'request', id: i % 97 === 0 ? null : i, method: 'tools/call', target: i % 11 === 0 ? 'bad' : 'echo' });
+  }
+  for (let i = n; i >= 1; i--) {
+    const reqSeq = seqOf[i]!;
+    if (i % 13 === 0) recs.push({ from: 'client', kind: 'notification', method: 'notifications/cancelled', reqSeq });
+    else if (i % 3 === 0) recs.push({ from: 'server', kind: 'error', id: i, reqSeq, ms: 2, msg: { jsonrpc: '2.0', id: i, error: { code: -32001, message: 'late' } } });
+    else if (i % 5 === 0) recs.push({ from: 'server', kind: 'response', id: i, reqSeq, ms: 9, isError: true });
+    else if (i % 2 === 0) recs.push({ from: 'server', kind: 'response', id: i, reqSeq, ms: 1 });
+  }
+  recs.push({ from: 'proxy', kind: 'event', event: 'end', pending: [] });
+  return recs;
+}
+
+describe('check on a session that leaves very many requests open', () => {
+  it('keeps the open requests past a bound as a number each; the verdict, summary and assertions stay exact', () => {
+    const recs = openFlood(4000);
+    const whole = check(recs, undefined, Infinity);
+    const bounded = check(recs, { listed: 50, maxMs: ASSERT.maxMs, forbidTools: ASSERT.forbidTools, perRule: 20, waitingWhole: 100 }, 20);
+    expect(bounded.summary).toEqual(whole.summary);
+    expect(bounded.failed).toEqual(whole.failed);
+    expect(bounded.assertions).toEqual(whole.assertions);
+    expect(perKey(bounded)).toEqual(perKey(whole));
+    expect(bounded.summary.unanswered).toBeGreaterThan(900);
+    expect(bounded.requests.length).toBeLessThan(50 + 100 + 8 * 20);
+  });
+});
+
 describe('SARIF and JUnit of a sick session', () => {
   // 12,000 requests: more results of one rule than a SARIF run may hold
   const big = check(sickSession(12_000), undefined, Infinity);
