@@ -5,7 +5,8 @@
  * pino-pretty. Writes a "Readers" section into bench/results.md with PASS/MISS per target.
  *
  * Then the sick sessions (issue 28): the same number of pairs where every request carries a finding (the
- * client never sent initialize) and where the server answers every call with an error; every reader's
+ * client never sent initialize), where the server answers every call with an error, and where it answers
+ * none; every reader's
  * peak RSS on each, and check in every format on a ~1 GB all-bad log. Written as the "Readers on sick
  * sessions" section. Last, the floods of bench/reader-floods.mjs ("Readers under floods").
  *
@@ -147,6 +148,7 @@ async function sick() {
     const shapes = [
       ['no-init', 'every request a finding (no initialize)', { handshake: false, requestNote: 'before-initialize' }],
       ['all-errors', 'every call answered with an error', { errorEvery: 1 }],
+      ['never-answered', 'no call ever answered', { unanswered: true }],
     ];
     const logs = [];
     for (const [name, what, o] of shapes) {
