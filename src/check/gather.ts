@@ -7,7 +7,7 @@ import { KeepFirst, type Omitted } from '../log/keep-first.js';
 import type { RecordItem } from '../log/read-log.js';
 import type { JsonRpcId, LogRecord } from '../log/record.js';
 import { countOmitted, noneOmitted, type OmittedRequests } from './omitted.js';
-import { jsonrpcErrorKey, maxMsMatches, roundMs, statusOf } from './request-results.js';
+import { maxMsMatches, reasonsToKeep } from './request-results.js';
 import { CompactWaiting } from './waiting.js';
 
 /** Where a fact sits in the log: the record's seq and its 1-based line in the file. */
@@ -263,19 +263,8 @@ export class SessionGatherer {
     return f;
   }
 
-  /** Why a request past the listed ones is worth keeping; empty when it plainly passed. */
   private reasonsOf(q: RequestFact): string[] {
-    const b = this.bound!;
-    const out: string[] = [];
-    const status = statusOf(q);
-    if (status === 'error') out.push(jsonrpcErrorKey(q.answer?.error?.code));
-    else if (status !== 'ok') out.push(status);
-    if (q.method === 'initialize' || Object.hasOwn(LISTINGS, q.method)) out.push(q.method);
-    if (b.forbidTools.some((t) => q.method === 'tools/call' && q.target === t)) out.push('forbidden-tool-present');
-    // as the report rounds it (evaluate.ts), so a limit judges the same number here and there
-    const ms = q.answer?.ms !== undefined ? roundMs(q.answer.ms) : undefined;
-    if (status !== 'cancelled' && b.maxMs.some((l) => maxMsMatches(l.key, q) && (status === 'unanswered' || (ms !== undefined && ms > l.ms)))) out.push('max-ms-exceeded');
-    return out;
+    return reasonsToKeep(q, this.bound!, q.method === 'initialize' || Object.hasOwn(LISTINGS, q.method));
   }
 
   /** Takes a request's reasons from their quotas; true when one of them still had room. */

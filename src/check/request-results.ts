@@ -65,3 +65,20 @@ export function resultKeysOf(q: JudgedRequest, judges: RequestJudges): string[] 
   for (const t of judges.forbidTools) if (q.method === 'tools/call' && q.target === t) keys.push('forbidden-tool-present');
   return keys;
 }
+
+/**
+ * Why a bounded check keeps a request past the listed ones, as quota keys (its error code, its status,
+ * its method when it is initialize or a listing, the assertion it breaks); empty when it plainly passed.
+ */
+export function reasonsToKeep(q: JudgedRequest, judges: RequestJudges, initOrListing: boolean): string[] {
+  const out: string[] = [];
+  const status = statusOf(q);
+  if (status === 'error') out.push(jsonrpcErrorKey(q.answer?.error?.code));
+  else if (status !== 'ok') out.push(status);
+  if (initOrListing) out.push(q.method);
+  if (judges.forbidTools.some((t) => q.method === 'tools/call' && q.target === t)) out.push('forbidden-tool-present');
+  // as the report rounds it (evaluate.ts), so a limit judges the same number here and there
+  const ms = q.answer?.ms !== undefined ? roundMs(q.answer.ms) : undefined;
+  if (status !== 'cancelled' && judges.maxMs.some((l) => maxMsMatches(l.key, q) && (status === 'unanswered' || (ms !== undefined && ms > l.ms)))) out.push('max-ms-exceeded');
+  return out;
+}
