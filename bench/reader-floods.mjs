@@ -1,7 +1,7 @@
 /**
  * The readers under floods (issue 28 §6, the reader half): a writer appends to a log, in the documented
  * record format, (a) 50,000 notifications/message a second for 10 s, (b) 1,000,000 stderr lines as fast
- * as it can, while `mcp-tap tail -f` (stdout a pipe read as fast as it comes), `mcp-tap ui` (an event
+ * as it can, while `mcp-tap tail -f` (stdout a file, read as it grows), `mcp-tap ui` (an event
  * stream client) and — when Debian's chromium is there — the live page follow it. Each reader must show
  * every record or say how many it skipped: shown + skipped = written. Reported: both counts, the lag
  * after the writer's last record until the reader has it, the reader's CPU and peak RSS.
@@ -270,7 +270,7 @@ export async function floods() {
     '',
     `Produced by \`node bench/reader-floods.mjs\` (also run by \`npm run bench:readers\`); method in docs/performance.md ("Floods"). A writer appends to a log: ` +
       `${(RATE * SECONDS).toLocaleString('en-US')} notifications/message at ${RATE.toLocaleString('en-US')}/s, then (another log) ${STDERR_LINES.toLocaleString('en-US')} stderr lines as fast as it can; ` +
-      `\`tail -f -n 0\` (stdout a pipe), \`ui\` (an event-stream client) and the live page in chromium follow it. ${cpus().length} cores, Node ${process.version}, ${new Date().toISOString()}; ` +
+      `\`tail -f -n 0\` (stdout a file), \`ui\` (an event-stream client) and the live page in chromium follow it. ${cpus().length} cores, Node ${process.version}, ${new Date().toISOString()}; ` +
       `load average before → after: ${loadBefore} → ${loadavg().map((x) => x.toFixed(2)).join(' ')}; wall time ${((Date.now() - started) / 1000).toFixed(0)} s.`,
     '',
     '| flood | reader | written | shown | skipped (said) | shown + skipped = written | lag after the last record | reader CPU | peak RSS |',

@@ -223,7 +223,7 @@ function writeSick({ rows, logs, big, bigRows, loadBefore, wall }) {
     '<!-- readers-sick:start -->',
     '## Readers on sick sessions',
     '',
-    `Produced by \`npm run bench:readers\` (bench/readers.mjs); method in docs/performance.md ("Sick sessions"). Two logs of ${PAIRS.toLocaleString('en-US')} tools/call round trips written by bench/gen-log.mjs: ` +
+    `Produced by \`npm run bench:readers\` (bench/readers.mjs); method in docs/performance.md ("Sick sessions"). Logs of ${PAIRS.toLocaleString('en-US')} tools/call round trips written by bench/gen-log.mjs: ` +
       logs.map((l) => `*${l.name}*, ${l.what} (${l.gen.records.toLocaleString('en-US')} records, ${(l.gen.bytes / 1e6).toFixed(0)} MB)`).join('; ') +
       `. ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, medians of peak RSS (GNU time; the ui: VmHWM) and wall time; ${cpus().length} cores, Node ${process.version}, ${new Date().toISOString()}; ` +
       `load average before → after: ${loadBefore} → ${loadavg().map((x) => x.toFixed(2)).join(' ')}; wall time ${wall.toFixed(0)} s.`,
