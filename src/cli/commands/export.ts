@@ -88,14 +88,14 @@ async function renderPage(format: 'md' | 'html', file: string | undefined, opts:
     // pass 1: summaries (of redacted records: the header shows command lines and client info)
     const planner = new SamplePlanner(opts.full === true, await loadTokenizer());
     const r1 = redactorFrom(opts);
-    const needsBody = (h: LogRecord) => summaryNeedsBody(h) || contextNeedsBody(h);
+    const needsBody = (h: LogRecord) => summaryNeedsBody(h) || contextNeedsBody(h) || SamplePlanner.needsBody(h);
     const first = readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody, onProgress: progress.update, stage: lensStage() });
     for await (const r of first) planner.add(r1 ? r1.next(r) : r);
     const plans = planner.finish();
     // pass 2: the records to show, bodies parsed only for them; stderr always goes through the redactor (its state spans lines)
     const selector = new SampleSelector(plans);
     const redactor = redactorFrom(opts);
-    const input = await openInput({ file: path, session: one ? ids[0]! : 'all', resolved: one, warn, needsBody: (h) => selector.wouldKeep(h), onProgress: progress.update });
+    const input = await openInput({ file: path, session: one ? ids[0]! : 'all', resolved: one, warn, needsBody: (h) => selector.needsBody(h), onProgress: progress.update });
     const kept: LogRecord[] = [];
     for await (const r of input.records) {
       const keep = selector.take(r);
