@@ -6,6 +6,7 @@
  */
 import { moreText, OTHER_KEY } from '../log/keep-first.js';
 import type { OmittedResult, RequestStatus } from './report.js';
+import type { Category } from './rules.js';
 import { exceedsMs, maxMsMatches, resultKeysOf, statusOf, type JudgedRequest, type RequestJudges } from './request-results.js';
 
 /** Requests not in SessionFacts.requests, and what they count for. */
@@ -62,13 +63,16 @@ export function countOmitted(o: OmittedRequests, q: JudgedRequest, judges: Reque
   for (const t of new Set(judges.forbidTools)) if (q.method === 'tools/call' && q.target === t) bump(o.forbidCalled, t);
 }
 
+/** Categories whose results are findings (notes of the analysis and of the lenses), not outcomes of requests. */
+const NOTE_CATEGORIES: ReadonlySet<Category> = new Set<Category>(['findings', 'spec', 'security', 'info']);
+
 /** How every check format says what a rule left out: `… and 99,000 more before-initialize findings`. */
 export function omittedResultText(o: OmittedResult): string {
   const s = o.count === 1 ? '' : 's';
   const what =
     o.ruleId === OTHER_KEY
       ? `finding${s} of other codes`
-      : o.category === 'findings'
+      : NOTE_CATEGORIES.has(o.category)
         ? `${o.ruleId} finding${s}`
         : `${o.ruleId} result${s}${o.errorCode !== undefined ? ` (error ${o.errorCode ?? 'without a code'})` : ''}`;
   return moreText(o.count, what);
