@@ -4,12 +4,14 @@
  * passes over the log: the first folds every record into the session's summary and notes the calls that
  * must stay — the first PER_KEY of each finding code, error code, isError results and invalid lines
  * (src/log/keep-first.ts), and the slowest calls; the second keeps the first and last WINDOW records,
- * those calls, one request in `every` of the rest with its answers and progress, and mcp-tap's events,
+ * those calls, one request in `every` of the rest with its answers and progress, and mcp-tap's events
+ * (but HTTP mode's records of plain exchanges, which neither export shows),
  * and counts the bad records it leaves out, by key, for the "… and N more" lines. Summary numbers always
  * come from the first pass, so they are the whole session's. Pure: records in, decisions out.
  */
 import { ContextCostBuilder, type ContextCost } from '../lens/context/context-cost.js';
 import type { Tokenizer } from '../lens/context/tokenizer.js';
+import { isQuietExchange } from '../log/http-records.js';
 import { badKeysOf, KeepFirst, keyNoun, moreText } from '../log/keep-first.js';
 import type { LogRecord } from '../log/record.js';
 import { SummaryBuilder, type SessionSummary } from './summary.js';
@@ -116,6 +118,8 @@ export class SampleSelector {
   wouldKeep(r: LogRecord): boolean {
     const s = this.state.get(r.session);
     if (!s) return false;
+    // HTTP mode's record per plain exchange: neither page shows it, so a long HTTP session does not hold one per message
+    if (isQuietExchange(r)) return false;
     const sample = s.plan.sample;
     if (sample === null) return true;
     const i = s.index;
