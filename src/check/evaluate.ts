@@ -177,6 +177,9 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
   const left = new Map<string, number>();
   for (const n of facts.omittedNotes) left.set(n.key, (left.get(n.key) ?? 0) + n.count);
   for (const [key, n] of facts.omitted?.results ?? []) left.set(key, (left.get(key) ?? 0) + n);
+  // results over --max-result-tokens past the first the context fold keeps (OVER_LIMIT_KEPT)
+  const over = opts.assertions?.maxResultTokens !== undefined ? facts.context?.overLimit : undefined;
+  if (over && over.count > over.first.length) left.set('max-result-tokens-exceeded', over.count - over.first.length);
   const leftByCategory = new Map<Category, number>();
   for (const [key, n] of left) {
     const c = ruleFor(keyRule(key).ruleId).category;
