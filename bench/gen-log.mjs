@@ -3,14 +3,18 @@
  * proxy writes a session of `pairs` tools/call echo round trips with `payloadBytes` of text each way:
  * start, spawn, the handshake, the lifecycle event, the pairs, then stdin-closed, exit and end. Used by the
  * reader bench and by the bounded-memory tests, where running the real proxy for 200,000 records would
- * take minutes. `every` hooks let a test plant error answers, isError results and findings.
+ * take minutes. `every` hooks let a test plant error answers, isError results and findings;
+ * `handshake: false` leaves out initialize (the client never sent it) and `requestNote` puts that note on
+ * every request: with `{ handshake: false, requestNote: 'before-initialize' }` every request carries a
+ * finding, with `errorEvery: 1` the server answers every call with an error, with `unanswered: true` it
+ * answers none (the sick sessions).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
 /**
  * @param {string} path
- * @param {{ pairs?: number, payloadBytes?: number, session?: string, errorEvery?: number, isErrorEvery?: number, noteEvery?: number, stderrEvery?: number, t0?: number }} [o]
+ * @param {{ pairs?: number, payloadBytes?: number, session?: string, errorEvery?: number, isErrorEvery?: number, noteEvery?: number, stderrEvery?: number, t0?: number, handshake?: boolean, requestNote?: string, errorCodes?: number[], unanswered?: boolean }} [o]
  * @returns {Promise<{ records: number, bytes: number, session: string }>}
  */
 export async function writeLargeLog(path, o = {}) {
@@ -35,24 +39,29 @@ export async function writeLargeLog(path, o = {}) {
   };
   await push(`${env('proxy', 'event')},"event":"start","name":"bench","command":"node","args":["bench/echo-server.mjs"],"cwd":"/tmp","pid":4242,"versions":{"mcpTap":"0.1.0","node":"20.20.0","platform":"linux","arch":"x64"},"envNames":["HOME","PATH"],"log":${JSON.stringify(path)},"maxLogBytes":1048576}`);
   await push(`${env('proxy', 'event')},"event":"spawn","serverPid":4243}`);
-  const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench-client","version":"1.0.0"}}}';
-  await push(`${env('client', 'request')},"id":0,"method":"initialize","bytes":${init.length},"msg":${init}}`);
-  t += 0.5;
-  const initResult = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"echo","version":"1.0.0"}}}';
-  await push(`${env('server', 'response')},"id":0,"method":"initialize","reqSeq":3,"ms":0.5,"bytes":${initResult.length},"msg":${initResult}}`);
-  await push(`${env('proxy', 'event')},"event":"lifecycle","era":"handshake","protocolVersion":"2025-11-25","offeredVersion":"2025-11-25","clientInfo":{"name":"bench-client","version":"1.0.0"},"serverInfo":{"name":"echo","version":"1.0.0"},"clientCapabilities":{},"serverCapabilities":{"tools":{}}}`);
-  await push(`${env('client', 'notification')},"method":"notifications/initialized","bytes":54,"msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}`);
+  if (o.handshake !== false) {
+    const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench-client","version":"1.0.0"}}}';
+    await push(`${env('client', 'request')},"id":0,"method":"initialize","bytes":${init.length},"msg":${init}}`);
+    t += 0.5;
+    const initResult = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"echo","version":"1.0.0"}}}';
+    await push(`${env('server', 'response')},"id":0,"method":"initialize","reqSeq":3,"ms":0.5,"bytes":${initResult.length},"msg":${initResult}}`);
+    await push(`${env('proxy', 'event')},"event":"lifecycle","era":"handshake","protocolVersion":"2025-11-25","offeredVersion":"2025-11-25","clientInfo":{"name":"bench-client","version":"1.0.0"},"serverInfo":{"name":"echo","version":"1.0.0"},"clientCapabilities":{},"serverCapabilities":{"tools":{}}}`);
+    await push(`${env('client', 'notification')},"method":"notifications/initialized","bytes":54,"msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}`);
+  }
   for (let i = 1; i <= pairs; i++) {
     t += 0.05;
     const reqSeq = seq + 1;
     const req = `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"payload":"${i}:${payload}"}}}`;
-    await push(`${env('client', 'request')},"id":${i},"method":"tools/call","target":"echo","bytes":${req.length},"msg":${req}}`);
+    const reqNote = o.requestNote ? `,"notes":[{"code":"${o.requestNote}","text":"the client sent tools/call before the server answered initialize: only ping is allowed until then"}]` : '';
+    await push(`${env('client', 'request')},"id":${i},"method":"tools/call","target":"echo","bytes":${req.length}${reqNote},"msg":${req}}`);
     if (o.stderrEvery && i % o.stderrEvery === 0) await push(`${env('server', 'stderr')},"bytes":12,"raw":"working ${i}"}`);
     const ms = 0.05 + ((i * 7919) % 1000) / 100; // 0.05–10.04 ms, spread evenly, known to the tests
     t += ms;
+    if (o.unanswered) continue;
     const note = o.noteEvery && i % o.noteEvery === 0 ? `,"notes":[{"code":"slow-answer","text":"planted finding ${i}"}]` : '';
     if (o.errorEvery && i % o.errorEvery === 0) {
-      const err = `{"jsonrpc":"2.0","id":${i},"error":{"code":-32603,"message":"planted error ${i}"}}`;
+      const codes = o.errorCodes ?? [-32603];
+      const err = `{"jsonrpc":"2.0","id":${i},"error":{"code":${codes[i % codes.length]},"message":"planted error ${i}"}}`;
       await push(`${env('server', 'error')},"id":${i},"method":"tools/call","target":"echo","reqSeq":${reqSeq},"ms":${ms},"bytes":${err.length}${note},"msg":${err}}`);
     } else {
       const isErr = o.isErrorEvery && i % o.isErrorEvery === 0;
@@ -62,7 +71,8 @@ export async function writeLargeLog(path, o = {}) {
   }
   await push(`${env('proxy', 'event')},"event":"stdin-closed"}`);
   await push(`${env('proxy', 'event')},"event":"exit","code":0,"signal":null}`);
-  await push(`${env('proxy', 'event')},"event":"end","pending":[],"pendingCount":0,"cancelledPending":[],"exitCode":0,"exitSignal":null}`);
+  const pending = o.unanswered ? Array.from({ length: Math.min(pairs, 1000) }, (_, k) => ({ from: 'client', id: k + 1, method: 'tools/call', seq: (o.handshake === false ? 2 : 6) + k + 1 })) : [];
+  await push(`${env('proxy', 'event')},"event":"end","pending":${JSON.stringify(pending)},"pendingCount":${o.unanswered ? pairs : 0},"cancelledPending":[],"exitCode":0,"exitSignal":null}`);
   bytes += Buffer.byteLength(buf);
   out.end(buf);
   await once(out, 'finish');
@@ -70,11 +80,16 @@ export async function writeLargeLog(path, o = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [path, pairs] = process.argv.slice(2);
+  const [path, pairs, shape] = process.argv.slice(2);
   if (!path) {
-    console.error('usage: node bench/gen-log.mjs <path> [pairs]');
+    console.error('usage: node bench/gen-log.mjs <path> [pairs] [healthy|no-initialize|all-errors|unanswered]');
     process.exit(2);
   }
-  const r = await writeLargeLog(path, { pairs: pairs ? Number(pairs) : undefined });
+  const sick = { healthy: {}, 'no-initialize': { handshake: false, requestNote: 'before-initialize' }, 'all-errors': { errorEvery: 1 }, unanswered: { unanswered: true } }[shape ?? 'healthy'];
+  if (!sick) {
+    console.error(`unknown shape ${shape}`);
+    process.exit(2);
+  }
+  const r = await writeLargeLog(path, { pairs: pairs ? Number(pairs) : undefined, ...sick });
   console.log(JSON.stringify(r));
 }

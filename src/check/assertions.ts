@@ -4,7 +4,9 @@
  * to run it). Parsing throws UsageError; evaluation is pure over the gathered facts.
  */
 import { UsageError } from '../errors.js';
-import { maxMsMatches, type Located, type SessionFacts } from './gather.js';
+import type { Located, SessionFacts } from './gather.js';
+import type { OmittedRequests } from './omitted.js';
+import { maxMsMatches } from './request-results.js';
 import type { AssertionOutcome, Problem, RequestOutcome } from './report.js';
 
 /** One `--max-ms` limit. */
@@ -62,21 +64,21 @@ const showMs = (ms: number): string => `${Number(ms.toFixed(1))} ms`;
 
 /**
  * Results and per-flag outcomes of the assertions; `requests` are the session's listed request outcomes
- * (indexed), `omittedMatched` how many passing requests left out of them each --max-ms flag matched.
+ * (indexed), `omitted` what the requests left out of them count for (matches and failures per flag).
  */
 export function evaluateAssertions(
   facts: SessionFacts,
   requests: readonly RequestOutcome[],
   a: Assertions,
-  omittedMatched?: ReadonlyMap<string, number>,
+  omitted?: Pick<OmittedRequests, 'maxMsMatched' | 'maxMsFailed' | 'forbidCalled'>,
 ): { problems: Problem[]; outcomes: AssertionOutcome[] } {
   const problems: Problem[] = [];
   const outcomes: AssertionOutcome[] = [];
   const fallback: Partial<Located> = facts.first ?? {};
 
   for (const limit of a.maxMs) {
-    let matched = omittedMatched?.get(`${limit.key}=${limit.ms}`) ?? 0;
-    let failures = 0;
+    let matched = omitted?.maxMsMatched.get(`${limit.key}=${limit.ms}`) ?? 0;
+    let failures = omitted?.maxMsFailed.get(`${limit.key}=${limit.ms}`) ?? 0;
     requests.forEach((r, index) => {
       if (!matches(limit.key, r) || r.status === 'cancelled') return;
       matched++;
@@ -112,7 +114,7 @@ export function evaluateAssertions(
   }
 
   for (const name of a.forbidTools) {
-    let failures = 0;
+    let failures = omitted?.forbidCalled.get(name) ?? 0;
     const at = listed.get(name);
     if (at) {
       failures++;

@@ -83,9 +83,11 @@ export function buildBaseline(facts: SessionFacts, tokenizer?: Tokenizer): Basel
     if (q.method === 'tools/call' && q.target !== undefined) add(tools, q.target, q.answer.ms);
   }
   const findings = new Map<string, number>();
-  for (const p of evaluate(facts).problems) {
+  const report = evaluate(facts);
+  for (const p of report.problems) {
     if (FINDING_CATEGORIES.includes(p.category)) findings.set(p.ruleId, (findings.get(p.ruleId) ?? 0) + 1);
   }
+  for (const o of report.omittedResults) if (FINDING_CATEGORIES.includes(o.category)) findings.set(o.ruleId, (findings.get(o.ruleId) ?? 0) + o.count);
   const info = facts.serverInfo;
   const listed = definitions(facts.tools);
   return {

@@ -2,15 +2,16 @@
  * Judges a session: facts (gather.ts) + options → the CheckReport every renderer lays out. Pure; the
  * JSON Schema validator and what `check --run` saw on the client side come in as arguments.
  */
+import { KeepFirst } from '../log/keep-first.js';
 import type { JsonRpcId } from '../log/record.js';
-import { isRefusedProbe } from '../protocol/probe.js';
 import { unendedState } from '../platform/process-alive.js';
 import { VERSION } from '../version.js';
 import { evaluateAssertions, NO_ASSERTIONS, type Assertions } from './assertions.js';
 import { DEFAULT_FAIL_ON, failsOn, type FailOn } from './fail-on.js';
-import type { Located, RequestFact, SessionFacts } from './gather.js';
-import type { CheckReport, Problem, RequestOutcome, RequestStatus } from './report.js';
-import { ruleFor } from './rules.js';
+import { RESULTS_PER_RULE, type Located, type RequestFact, type SessionFacts } from './gather.js';
+import type { CheckReport, OmittedResult, Problem, RequestOutcome } from './report.js';
+import { jsonrpcErrorKey, refusedProbe as refused, roundMs as round, statusOf } from './request-results.js';
+import { ruleFor, type Category } from './rules.js';
 import { checkToolSchemas, type SchemaValidator } from './schema-check.js';
 
 /** What `check --run` knows beyond the log: the command, a timeout that fired, answers the SDK rejected. */
@@ -37,23 +38,33 @@ export interface EvaluateOptions {
   run?: RunContext;
   /** Whether mcp-tap's pid still runs here (a session with no end record: running, or killed). */
   alive?: (pid: number) => boolean;
+  /** Results listed per rule (and error code); default RESULTS_PER_RULE. */
+  perRule?: number;
 }
-
-const refused = (q: RequestFact): boolean => q.answer?.kind === 'error' && isRefusedProbe(q.method, q.from, q.answer.error?.code);
-
-const statusOf = (q: RequestFact): RequestStatus => {
-  if (refused(q)) return 'refused-probe';
-  const t = q.task;
-  if (t && !t.ended) return 'task-running';
-  if (t?.status === 'failed') return 'task-failed';
-  if (t?.status === 'cancelled') return 'cancelled';
-  if (q.answer) return q.answer.kind === 'error' ? 'error' : q.answer.isError ? 'is-error' : 'ok';
-  return q.cancelled ? 'cancelled' : 'unanswered';
-};
 
 const nameOf = (q: { method: string; target?: string }): string => (q.target !== undefined ? `${q.method} ${JSON.stringify(q.target)}` : q.method);
 const idOf = (id: unknown): string => JSON.stringify(id);
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+const ERROR_KEY_PREFIX = jsonrpcErrorKey(undefined).slice(0, -1);
+
+/** A result key (a rule id, or `jsonrpc-error error <code>`) → the rule and error code it counts. */
+function keyRule(key: string): { ruleId: string; errorCode?: number | null } {
+  if (!key.startsWith(ERROR_KEY_PREFIX)) return { ruleId: key };
+  const code = Number(key.slice(ERROR_KEY_PREFIX.length));
+  return { ruleId: 'jsonrpc-error', errorCode: Number.isFinite(code) && key.slice(ERROR_KEY_PREFIX.length) !== '?' ? code : null };
+}
+
+/** Keeps the first `perRule` results of each key, in log order; counts the rest into `omitted`. */
+function capResults(sorted: Problem[], requests: readonly RequestOutcome[], perRule: number, omitted: Map<string, number>): Problem[] {
+  const quota = new KeepFirst({ perKey: perRule, maxKeys: Infinity });
+  const kept: Problem[] = [];
+  for (const p of sorted) {
+    const key = p.ruleId === 'jsonrpc-error' && p.request !== undefined ? jsonrpcErrorKey(requests[p.request]?.error?.code) : p.ruleId;
+    if (quota.take(key)) kept.push(p);
+    else omitted.set(key, (omitted.get(key) ?? 0) + 1);
+  }
+  return kept;
+}
 
 function outcomeOf(q: RequestFact): RequestOutcome {
   const o: RequestOutcome = { seq: q.seq, line: q.line, from: q.from, id: q.id, method: q.method, status: statusOf(q) };
@@ -153,7 +164,7 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
   if (facts.tools?.some((t) => t.truncated)) warnings.push('the tools/list answer is shortened in the log (larger than --max-log-bytes): schema checks see the shortened copy');
   if (opts.validator === null && (facts.tools?.length ?? 0) > 0) warnings.push('JSON Schema meta-validation skipped: ajv could not be loaded (structural schema checks still ran)');
 
-  const asserted = evaluateAssertions(facts, requests, opts.assertions ?? NO_ASSERTIONS, facts.omitted?.maxMsMatched);
+  const asserted = evaluateAssertions(facts, requests, opts.assertions ?? NO_ASSERTIONS, facts.omitted);
   problems.push(...asserted.problems);
   for (const o of asserted.outcomes) if (o.matched === 0) warnings.push(`${o.flag} matched no request of the session`);
 
@@ -171,11 +182,32 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
   order.sort((x, y) => (x.p.seq ?? 0) - (y.p.seq ?? 0) || x.i - y.i);
   const sorted = order.map((x) => x.p);
 
-  const count = (c: string) => sorted.filter((p) => p.category === c).length;
-  const failed = failOn.filter((c) => sorted.some((p) => failsOn([c], p.category)));
+  // results the gatherer left out (with their requests, or notes past the first of their code), then past the cap here
+  const left = new Map<string, number>();
+  for (const n of facts.omittedNotes) left.set(n.key, (left.get(n.key) ?? 0) + n.count);
+  for (const [key, n] of facts.omitted?.results ?? []) left.set(key, (left.get(key) ?? 0) + n);
+  // results over --max-result-tokens past the first the context fold keeps (OVER_LIMIT_KEPT)
+  const over = opts.assertions?.maxResultTokens !== undefined ? facts.context?.overLimit : undefined;
+  if (over && over.count > over.first.length) left.set('max-result-tokens-exceeded', over.count - over.first.length);
+  const leftByCategory = new Map<Category, number>();
+  for (const [key, n] of left) {
+    const c = ruleFor(keyRule(key).ruleId).category;
+    leftByCategory.set(c, (leftByCategory.get(c) ?? 0) + n);
+  }
+  const count = (c: Category) => sorted.filter((p) => p.category === c).length + (leftByCategory.get(c) ?? 0);
+  const failed = failOn.filter((c) => sorted.some((p) => failsOn([c], p.category)) || [...leftByCategory].some(([cat, n]) => n > 0 && failsOn([c], cat)));
+  const listed = capResults(sorted, requests, opts.perRule ?? RESULTS_PER_RULE, left);
+  const omittedResults: OmittedResult[] = [...left]
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => {
+      const k = keyRule(key);
+      return { ruleId: k.ruleId, category: ruleFor(k.ruleId).category, ...(k.errorCode !== undefined ? { errorCode: k.errorCode } : {}), count: n };
+    })
+    .sort((a, b) => a.ruleId.localeCompare(b.ruleId) || (a.errorCode ?? 0) - (b.errorCode ?? 0));
   const initialize = facts.requests.find((q) => q.method === 'initialize' && q.from === 'client' && q.answer?.ms !== undefined);
   const start = facts.start;
   const omitted = facts.omitted?.requests ?? 0;
+  const by = (s: string): number => facts.omitted?.byStatus.get(s as never) ?? 0;
 
   const report: CheckReport = {
     reportVersion: 1,
@@ -192,14 +224,14 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     },
     summary: {
       requests: requests.length + omitted,
-      answered: requests.filter((r) => r.status !== 'unanswered' && r.status !== 'cancelled' && r.status !== 'task-running').length + omitted,
-      errors: requests.filter((r) => r.status === 'error' || r.status === 'task-failed').length,
-      isError: requests.filter((r) => r.status === 'is-error').length,
+      answered: requests.filter((r) => r.status !== 'unanswered' && r.status !== 'cancelled' && r.status !== 'task-running').length + omitted - by('unanswered') - by('cancelled') - by('task-running'),
+      errors: requests.filter((r) => r.status === 'error' || r.status === 'task-failed').length + by('error') + by('task-failed'),
+      isError: requests.filter((r) => r.status === 'is-error').length + by('is-error'),
       unanswered: count('unanswered'),
-      cancelled: requests.filter((r) => r.status === 'cancelled').length,
-      refusedProbes: requests.filter((r) => r.status === 'refused-probe').length,
-      tasks: requests.filter((r) => r.task !== undefined).length,
-      tasksRunning: requests.filter((r) => r.status === 'task-running').length,
+      cancelled: requests.filter((r) => r.status === 'cancelled').length + by('cancelled'),
+      refusedProbes: requests.filter((r) => r.status === 'refused-probe').length + by('refused-probe'),
+      tasks: requests.filter((r) => r.task !== undefined).length + (facts.omitted?.tasks ?? 0),
+      tasksRunning: requests.filter((r) => r.status === 'task-running').length + by('task-running'),
       findings: count('findings'),
       security: count('security'),
       specViolations: count('spec'),
@@ -215,9 +247,11 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     failOn,
     failed,
     passed: failed.length === 0,
-    problems: sorted,
+    problems: listed,
+    omittedResults,
     requests,
     omittedRequests: omitted,
+    omittedRequestsByStatus: Object.fromEntries(facts.omitted?.byStatus ?? []),
     assertions: asserted.outcomes,
     toolNames: (facts.tools ?? []).map((t) => t.key),
     warnings,

@@ -4,9 +4,13 @@
  * and how the server ended. Streaming: it keeps small facts per request, never the records themselves.
  */
 import type { ContextCost } from '../lens/context/context-cost.js';
+import { KeepFirst, type Omitted } from '../log/keep-first.js';
 import type { RecordItem } from '../log/read-log.js';
 import type { JsonRpcId, LogRecord } from '../log/record.js';
-import { TaskCalls, taskFacts, type TaskFacts } from '../log/task-records.js';
+import { TASK_CALLS, TaskCalls, taskFacts, type TaskFacts } from '../log/task-records.js';
+import { countOmitted, noneOmitted, type OmittedRequests } from './omitted.js';
+import { maxMsMatches, reasonsToKeep, type JudgedRequest } from './request-results.js';
+import { CompactWaiting } from './waiting.js';
 
 /** Where a fact sits in the log: the record's seq and its 1-based line in the file. */
 export interface Located {
@@ -100,8 +104,10 @@ export interface SessionFacts {
   /** Epoch ms of the session's first record. */
   startTime?: number;
   durationMs?: number;
-  /** Bounded gathering (GatherBound): the passing requests left out of `requests`. */
+  /** Bounded gathering (GatherBound): the requests left out of `requests`, and what they count for. */
   omitted?: OmittedRequests;
+  /** Notes left out of `notes` (past the first `perRule` of their code), by code. */
+  omittedNotes: Omitted[];
   /** What the session costs the model's context, when a token budget asked for it. */
   context?: ContextCost;
   /** seq → line of the tools/call answers over --max-result-tokens (where those results are located). */
@@ -111,32 +117,53 @@ export interface SessionFacts {
 /**
  * What check keeps of a long session: the first `listed` requests whole, and beyond them only the ones
  * that matter (not plainly answered, initialize and listings, a --max-ms limit exceeded, a --forbid-tool
- * called); the passing rest are counted. Memory then grows with the failures, not with the session.
+ * called), each only while its reason — its error code, its rule, its method — has had fewer than
+ * `perRule`; the rest are counted (omitted.ts). Notes likewise: the first `perRule` of each code. Memory
+ * then grows with neither the session nor its failures.
  */
 export interface GatherBound {
   listed: number;
   /** The --max-ms limits (key, ms) and --forbid-tool names the check will judge. */
   maxMs: ReadonlyArray<{ key: string; ms: number }>;
   forbidTools: readonly string[];
+  /** Requests and notes kept per reason; default RESULTS_PER_RULE. */
+  perRule?: number;
+  /** Requests waiting for an answer kept whole past the listed ones; default WAITING_WHOLE. */
+  waitingWhole?: number;
 }
 
 /** How many requests check lists whole before it keeps only those that matter (docs/check.md). */
 export const LISTED_REQUESTS = 1000;
 
-/** Passing requests not in SessionFacts.requests: how many, and how many each --max-ms limit matched. */
-export interface OmittedRequests {
-  requests: number;
-  /** By `${key}=${ms}`, as the --max-ms flag reads. */
-  maxMsMatched: Map<string, number>;
+/** Results check keeps whole per rule (and per error code); the rest are counted (docs/check.md). */
+export const RESULTS_PER_RULE = 1000;
+
+/** However many rules and error codes occur, check keeps at most this many failing requests, and notes. */
+const KEPT_IN_ALL = 20 * RESULTS_PER_RULE;
+
+/** Past the listed ones, requests waiting for an answer kept whole; further ones are kept compact (waiting.ts). */
+const WAITING_WHOLE = 20_000;
+
+export { maxMsMatches };
+
+/**
+ * A task call the bounded gatherer only counts: its request waited compactly (waiting.ts), so it is
+ * never listed, but its outcome is its task's, known when the task ends (or the session does).
+ */
+interface CountedTask extends JudgedRequest {
+  counted: true;
+  answer: AnswerFact;
+  task: TaskFact;
 }
 
-/** The request got a plain answer: no error (a refused probe is one), no isError, no task that failed or was cancelled. */
-export const answeredOk = (q: RequestFact): boolean =>
-  q.answer !== undefined && q.answer.kind === 'response' && !q.answer.isError && (q.task === undefined || q.task.status === 'completed');
+/** A request answered (or, unbounded or listed, to be listed) and, when it is a task call, its task ended. */
+const done = (q: RequestFact): boolean => q.answer !== undefined && (q.task === undefined || q.task.ended);
 
-/** Whether a --max-ms key applies to a request (client requests, by method, target or `*`). */
-export const maxMsMatches = (key: string, q: { from: string; method: string; target?: string }): boolean =>
-  q.from === 'client' && (key === '*' || q.method === key || (q.target !== undefined && q.target === key));
+/** The task an answer creates (a CreateTaskResult: a taskId, not the record of an existing task), if any. */
+function createdTask(r: LogRecord, a: AnswerFact): TaskFact | undefined {
+  if (typeof r.taskId !== 'string' || typeof r.taskOf === 'number') return undefined;
+  return { taskId: r.taskId, status: typeof r.taskStatus === 'string' ? r.taskStatus : 'working', ended: false, callTime: r.time - (a.ms ?? 0) };
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -180,14 +207,25 @@ export class SessionGatherer {
   private readonly ordinal = new Map<RequestFact, number>();
   private nextOrdinal = 0;
   private readonly kept = new Set<RequestFact>();
-  /** Requests answered with a task, until it ends (bounded). */
-  private readonly taskCalls = new TaskCalls<RequestFact>();
+  /** Requests answered with a task, until it ends (bounded; a counted one dropped is counted as running). */
+  private readonly taskCalls = new TaskCalls<RequestFact | CountedTask>(TASK_CALLS, (q) => {
+    if ('counted' in q) countOmitted(this.facts.omitted!, q, this.bound!);
+  });
+  /** Bounded: kept requests per reason, and notes per code. */
+  private readonly reasons: KeepFirst;
+  /** Bounded: requests waiting past WAITING_WHOLE, a number each. */
+  private readonly compact = new CompactWaiting();
+  private readonly noteQuota: KeepFirst;
 
   constructor(
     path: string,
     session: string,
     private readonly bound?: GatherBound,
   ) {
+    const perKey = bound ? (bound.perRule ?? RESULTS_PER_RULE) : Infinity;
+    const maxTotal = bound ? KEPT_IN_ALL : Infinity;
+    this.reasons = new KeepFirst({ perKey, maxTotal });
+    this.noteQuota = new KeepFirst({ perKey, maxTotal });
     this.facts = {
       path,
       session,
@@ -199,8 +237,9 @@ export class SessionGatherer {
       resourceTemplates: null,
       prompts: null,
       ended: false,
+      omittedNotes: [],
     };
-    if (bound) this.facts.omitted = { requests: 0, maxMsMatched: new Map(bound.maxMs.map((l) => [`${l.key}=${l.ms}`, 0])) };
+    if (bound) this.facts.omitted = noneOmitted(bound);
   }
 
   add(item: RecordItem): void {
@@ -224,6 +263,7 @@ export class SessionGatherer {
       case 'notification':
         if (r.method === 'notifications/cancelled' && typeof r.reqSeq === 'number') {
           for (const q of this.bySeq.get(r.reqSeq) ?? []) if (q.from === r.from) q.cancelled = true;
+          this.compact.cancel(r.reqSeq, r.from);
         }
         break;
       case 'batch':
@@ -252,13 +292,15 @@ export class SessionGatherer {
     t.ended = true;
     q.answer = { ...q.answer, seq: at.seq, line: at.line, ms: tf.endMs };
     this.taskCalls.delete(this.facts.session, tf.callSeq);
-    this.settle(q);
+    if ('counted' in q) countOmitted(this.facts.omitted!, q, this.bound!);
+    else this.settle(q);
   }
 
   finish(): SessionFacts {
     const f = this.facts;
     for (const q of this.taskCalls.values()) {
       if (q.task && !q.task.ended && this.lastTime !== undefined) q.task.runningMs = Math.max(0, this.lastTime - q.task.callTime);
+      if ('counted' in q) countOmitted(f.omitted!, q, this.bound!);
     }
     for (const [method, map] of this.listings) {
       const slot = LISTINGS[method]!.slot;
@@ -267,13 +309,39 @@ export class SessionGatherer {
     if (this.firstTime !== undefined) f.startTime = this.firstTime;
     if (this.firstTime !== undefined && this.lastTime !== undefined) f.durationMs = this.lastTime - this.firstTime;
     if (this.bound) {
-      // the kept requests and those still waiting for an answer, in log order
+      // the kept requests and those still waiting for an answer (as far as their reasons have room), in log order
       const order = this.ordinal;
+      // listed requests still waiting use up their reasons' room first (they come first in the log)
+      for (const q of this.kept) if (!done(q)) for (const k of this.reasonsOf(q)) this.reasons.take(k);
       const waiting = [...order.keys()].filter((q) => !this.kept.has(q));
-      for (const q of waiting) this.kept.add(q);
-      f.requests = [...f.requests, ...waiting].sort((a, b) => order.get(a)! - order.get(b)!);
+      const shown: RequestFact[] = [];
+      for (const q of waiting) {
+        if (this.admit(q)) {
+          this.kept.add(q);
+          shown.push(q);
+        } else {
+          order.delete(q);
+          countOmitted(f.omitted!, q, this.bound);
+        }
+      }
+      f.requests = [...f.requests, ...shown].sort((a, b) => order.get(a)! - order.get(b)!);
+      const bound = this.bound;
+      this.compact.forEachRest((w) => countOmitted(f.omitted!, w, bound));
     }
+    f.omittedNotes = this.noteQuota.omitted();
     return f;
+  }
+
+  private reasonsOf(q: RequestFact): string[] {
+    return reasonsToKeep(q, this.bound!, q.method === 'initialize' || Object.hasOwn(LISTINGS, q.method));
+  }
+
+  /** Takes a request's reasons from their quotas; true when one of them still had room. */
+  private admit(q: RequestFact): boolean {
+    const reasons = this.reasonsOf(q);
+    const room = reasons.some((k) => this.reasons.hasRoom(k));
+    if (room) for (const k of reasons) if (this.reasons.hasRoom(k)) this.reasons.take(k);
+    return room;
   }
 
   private keep(q: RequestFact): void {
@@ -281,31 +349,23 @@ export class SessionGatherer {
     this.facts.requests.push(q);
   }
 
-  /** Bounded gathering: a request past the listed ones stays only while it waits and when it matters. */
+  /**
+   * Bounded gathering, once a request is answered: past the listed ones it stays when it matters and its
+   * reason has room; a listed one uses up its reason's room too.
+   */
   private settle(q: RequestFact): void {
     const b = this.bound;
     if (!b || !this.ordinal.has(q)) return;
-    if (this.kept.has(q)) return;
-    // as the report rounds it (evaluate.ts), so a limit judges the same number here and there
-    const ms = q.answer?.ms !== undefined ? Math.round(q.answer.ms * 1000) / 1000 : undefined;
-    const matters =
-      !answeredOk(q) ||
-      q.method === 'initialize' ||
-      Object.hasOwn(LISTINGS, q.method) ||
-      b.forbidTools.some((t) => q.method === 'tools/call' && q.target === t) ||
-      b.maxMs.some((l) => maxMsMatches(l.key, q) && ms !== undefined && ms > l.ms);
-    if (matters) {
+    if (this.kept.has(q)) {
+      for (const k of this.reasonsOf(q)) this.reasons.take(k);
+      return;
+    }
+    if (this.reasonsOf(q).length > 0 && this.admit(q)) {
       this.keep(q);
       return;
     }
     this.ordinal.delete(q);
-    const o = this.facts.omitted!;
-    o.requests++;
-    if (b.maxMs.length === 0) return;
-    // one count per flag, even when the same flag is given twice
-    for (const flag of new Set(b.maxMs.filter((l) => maxMsMatches(l.key, q)).map((l) => `${l.key}=${l.ms}`))) {
-      o.maxMsMatched.set(flag, (o.maxMsMatched.get(flag) ?? 0) + 1);
-    }
+    countOmitted(this.facts.omitted!, q, b);
   }
 
   private intern(s: string): string {
@@ -319,6 +379,7 @@ export class SessionGatherer {
     if (!Array.isArray(notes)) return;
     for (const n of notes) {
       if (!isObj(n) || typeof n['code'] !== 'string') continue;
+      if (!this.noteQuota.take(n['code'])) continue;
       this.facts.notes.push({
         ...at,
         code: n['code'],
@@ -347,6 +408,12 @@ export class SessionGatherer {
     };
     if (!this.bound) this.facts.requests.push(q);
     else {
+      // a session that leaves very many requests open: the further ones wait as one number each
+      const plain = !inBatch && q.method !== 'initialize' && !Object.hasOwn(LISTINGS, q.method);
+      if (plain && this.nextOrdinal >= this.bound.listed && this.ordinal.size - this.kept.size >= (this.bound.waitingWhole ?? WAITING_WHOLE) && this.compact.add(at.seq, q)) {
+        this.nextOrdinal++;
+        return;
+      }
       this.ordinal.set(q, this.nextOrdinal++);
       if (this.nextOrdinal <= this.bound.listed) this.keep(q);
     }
@@ -368,7 +435,8 @@ export class SessionGatherer {
     if (typeof reqSeq !== 'number') return;
     const candidates = (this.bySeq.get(reqSeq) ?? []).filter((q) => q.from !== r.from && !q.answer);
     const q = candidates.find((c) => sameId(c.id, id as JsonRpcId)) ?? candidates[0];
-    if (!q) return;
+    const waiting = q ? undefined : this.compact.take(reqSeq, r.from);
+    if (!q && !waiting) return;
     const a: AnswerFact = { seq: at.seq, line: at.line, kind, isError };
     if (typeof ms === 'number' && Number.isFinite(ms)) a.ms = ms;
     if (kind === 'error' && isObj(msg) && isObj(msg['error'])) {
@@ -378,10 +446,17 @@ export class SessionGatherer {
         ...(typeof e['message'] === 'string' ? { message: e['message'] } : {}),
       };
     }
+    const task = createdTask(r, a);
+    if (!q) {
+      // a request kept compact: counted once it is done, with its task when it made one
+      if (task) this.taskCalls.set(this.facts.session, reqSeq, { ...waiting!, counted: true, answer: a, task });
+      else countOmitted(this.facts.omitted!, { ...waiting!, answer: a }, this.bound!);
+      return;
+    }
     q.answer = a;
-    if (typeof r.taskId === 'string' && typeof r.taskOf !== 'number') {
+    if (task) {
       // a CreateTaskResult: the request waits for its task (taskRecord settles it)
-      q.task = { taskId: r.taskId, status: typeof r.taskStatus === 'string' ? r.taskStatus : 'working', ended: false, callTime: r.time - (a.ms ?? 0) };
+      q.task = task;
       this.taskCalls.set(this.facts.session, q.seq, q);
     } else this.settle(q);
     // a seq whose requests are all answered is looked up no more (a late cancel changes no status)

@@ -7,11 +7,51 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { failsOn } from './fail-on.js';
+import { OTHER_KEY, shareResults } from '../log/keep-first.js';
+import { omittedResultText } from './omitted.js';
 import type { CheckReport, Problem } from './report.js';
 import { allRules, ruleFor, type RuleInfo } from './rules.js';
 
 /** `$schema` of the SARIF output (the schema GitHub code scanning documents). */
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+/** Results per run: GitHub code scanning shows 5,000 per run (and rejects a file with more than 25,000). */
+export const SARIF_MAX_RESULTS = 5000;
+
+/** The report's results that fit in one SARIF run (in log order), and how many of each rule do not. */
+function fitResults(report: CheckReport, max: number): { shown: Problem[]; cut: Map<string, number> } {
+  const counts = new Map<string, number>();
+  for (const p of report.problems) counts.set(p.ruleId, (counts.get(p.ruleId) ?? 0) + 1);
+  const share = shareResults(counts, max);
+  const shown: Problem[] = [];
+  const cut = new Map<string, number>();
+  for (const p of report.problems) {
+    const room = share.get(p.ruleId)!;
+    if (room > 0) {
+      share.set(p.ruleId, room - 1);
+      shown.push(p);
+    } else cut.set(p.ruleId, (cut.get(p.ruleId) ?? 0) + 1);
+  }
+  return { shown, cut };
+}
+
+/** Per rule, the results not in the file: cut here, or left out of the report already. */
+function leftOut(report: CheckReport, cut: ReadonlyMap<string, number>): Array<{ ruleId: string; count: number; text: string }> {
+  const by = new Map<string, { count: number; codes: Set<number | null | undefined>; category: Problem['category'] }>();
+  const add = (ruleId: string, count: number, category: Problem['category'], code?: number | null) => {
+    let e = by.get(ruleId);
+    if (!e) by.set(ruleId, (e = { count: 0, codes: new Set(), category }));
+    e.count += count;
+    e.codes.add(code);
+  };
+  for (const [ruleId, n] of cut) add(ruleId, n, ruleFor(ruleId).category);
+  for (const o of report.omittedResults) add(o.ruleId, o.count, o.category, o.errorCode);
+  return [...by].map(([ruleId, e]) => {
+    const [only] = e.codes;
+    const code = e.codes.size === 1 && only !== undefined ? { errorCode: only } : {};
+    return { ruleId, count: e.count, text: omittedResultText({ ruleId, category: e.category, count: e.count, ...code }) };
+  });
+}
 
 type Level = 'error' | 'warning' | 'note';
 
@@ -58,10 +98,10 @@ function fingerprint(report: CheckReport, p: Problem, counts: Map<string, number
 }
 
 /** The report as a SARIF 2.1.0 log (a JSON string). `cwd` decides whether the log's URI is relative. */
-export function renderSarif(report: CheckReport, opts: { cwd: string }): string {
+export function renderSarif(report: CheckReport, opts: { cwd: string; maxResults?: number }): string {
   const rules = allRules();
   const index = new Map(rules.map((r, i) => [r.id, i]));
-  for (const p of report.problems) {
+  for (const p of [...report.problems, ...report.omittedResults.filter((o) => o.ruleId !== OTHER_KEY)]) {
     if (!index.has(p.ruleId)) {
       index.set(p.ruleId, rules.length);
       rules.push(ruleFor(p.ruleId));
@@ -69,7 +109,9 @@ export function renderSarif(report: CheckReport, opts: { cwd: string }): string 
   }
   const artifact = artifactUri(report.log, opts.cwd);
   const counts = new Map<string, number>();
-  const results = report.problems.map((p) => {
+  const { shown, cut } = fitResults(report, opts.maxResults ?? SARIF_MAX_RESULTS);
+  const left = leftOut(report, cut);
+  const results = shown.map((p) => {
     const physical: Record<string, unknown> = { artifactLocation: { ...artifact, index: 0 } };
     if (p.line !== undefined) physical['region'] = { startLine: p.line };
     const location: Record<string, unknown> = { physicalLocation: physical };
@@ -108,12 +150,27 @@ export function renderSarif(report: CheckReport, opts: { cwd: string }): string 
           {
             executionSuccessful: true,
             exitCode: report.passed ? 0 : 1,
+            ...(left.length > 0
+              ? {
+                  toolExecutionNotifications: left.map((l) => ({
+                    level: 'note',
+                    message: { text: `${l.text}, not in this file (a run holds at most ${(opts.maxResults ?? SARIF_MAX_RESULTS).toLocaleString('en-US')} results; each rule keeps its first)` },
+                    associatedRule: { id: l.ruleId, ...(index.has(l.ruleId) ? { index: index.get(l.ruleId) } : {}) },
+                    properties: { omitted: l.count },
+                  })),
+                }
+              : {}),
             properties: { mode: report.mode, failOn: report.failOn, failed: report.failed, passed: report.passed },
           },
         ],
         artifacts: [{ location: artifact, description: { text: `mcp-tap log${report.session ? ` (session ${report.session})` : ''}` } }],
         results,
-        properties: { server: report.server, summary: report.summary, ...(report.session !== null ? { session: report.session } : {}) },
+        properties: {
+          server: report.server,
+          summary: report.summary,
+          ...(report.session !== null ? { session: report.session } : {}),
+          omittedResults: { total: left.reduce((n, l) => n + l.count, 0), byRule: Object.fromEntries(left.map((l) => [l.ruleId, l.count])) },
+        },
       },
     ],
   };

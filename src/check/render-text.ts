@@ -2,6 +2,8 @@
 import { formatMs } from '../transcript/format.js';
 import { escapeControl } from '../text/escape.js';
 import { failsOn } from './fail-on.js';
+import { RESULTS_PER_RULE } from './gather.js';
+import { omittedResultText } from './omitted.js';
 import type { CheckReport, Problem } from './report.js';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -21,7 +23,9 @@ export function renderText(report: CheckReport): string {
   const s = report.summary;
   const out: string[] = [];
   const verdict = report.passed ? 'PASS' : 'FAIL';
-  const failing = report.problems.filter((p) => failsOn(report.failOn, p.category)).length;
+  const failing =
+    report.problems.filter((p) => failsOn(report.failOn, p.category)).length +
+    report.omittedResults.filter((o) => failsOn(report.failOn, o.category)).reduce((n, o) => n + o.count, 0);
   out.push(`mcp-tap check: ${verdict}${failing > 0 ? ` — ${plural(failing, 'failing result')}` : ''}`);
   out.push(`  log       ${escapeControl(report.log)}${report.session ? `  (session ${escapeControl(report.session)})` : ''}`);
   const srv = report.server;
@@ -58,6 +62,10 @@ export function renderText(report: CheckReport): string {
     for (const p of report.problems) {
       out.push(`  ${mark(report, p)} ${escapeControl(p.ruleId).padEnd(width)}  ${where(p).padEnd(locWidth)}  ${escapeControl(p.message)}`);
     }
+  }
+  if (report.omittedResults.length > 0) {
+    out.push('', `more results, counted (the list holds the first ${RESULTS_PER_RULE.toLocaleString('en-US')} of each rule and error code):`);
+    for (const o of report.omittedResults) out.push(`  ${mark(report, { ruleId: o.ruleId, category: o.category, message: '' })} ${escapeControl(omittedResultText(o))}`);
   }
   if (report.assertions.length > 0) {
     out.push('', 'assertions:');

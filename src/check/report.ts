@@ -94,6 +94,18 @@ export interface CheckSummary {
   ended: boolean;
 }
 
+/**
+ * Results a long or sick session has beyond what the report lists: check keeps the first
+ * RESULTS_PER_RULE of each rule (of each error code for jsonrpc-error) and counts the rest here.
+ */
+export interface OmittedResult {
+  ruleId: string;
+  category: Category;
+  /** jsonrpc-error: the error code these answers carry (null: none). */
+  errorCode?: number | null;
+  count: number;
+}
+
 /** The whole report (`--format json`). */
 export interface CheckReport {
   reportVersion: 1;
@@ -115,11 +127,16 @@ export interface CheckReport {
   /** The --fail-on categories that occurred; the check passed when empty. */
   failed: FailOn[];
   passed: boolean;
+  /** In log order; at most RESULTS_PER_RULE of each rule (and error code), the rest in `omittedResults`. */
   problems: Problem[];
-  /** The session's requests in log order; in a long session, the first LISTED_REQUESTS and every one that did not pass. */
+  /** Results not in `problems`, by rule (and error code); counted in the summary and the verdict. */
+  omittedResults: OmittedResult[];
+  /** The session's requests in log order; in a long session, the first LISTED_REQUESTS and those that did not pass (the first RESULTS_PER_RULE of each reason). */
   requests: RequestOutcome[];
-  /** Requests that passed and are not in `requests` (0 unless the session is long). */
+  /** Requests not in `requests` (0 unless the session is long), passing or not. */
   omittedRequests: number;
+  /** Those, by status (only statuses that occur). */
+  omittedRequestsByStatus: Partial<Record<RequestStatus, number>>;
   assertions: AssertionOutcome[];
   /** Tools listed by the server (JUnit gives each a schema testcase). */
   toolNames: string[];

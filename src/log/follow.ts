@@ -5,14 +5,17 @@
  * from the start — and the rotated files in between, when it was rotated more than once meanwhile (files
  * are told apart by device and inode, so a rotation while it looks skips none). Woken by fs.watch when
  * the platform offers it, and by polling in any case.
- * Memory is bounded by `maxLineBytes` (a longer line is skipped and reported).
+ * Memory is bounded by `maxLineBytes` (a longer line is skipped and reported). A handler that returns a
+ * promise is waited for (the reader reads no further meanwhile), so a slow destination slows the reading,
+ * never fills memory; with `maxLagBytes`, a reader that falls that far behind the end of the file skips
+ * ahead and says how many lines it skipped (`skipped`), so a flood never leaves it minutes behind.
  */
 import * as fs from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 
 export interface FollowHandlers {
-  /** One complete line, decoded as UTF-8, without its LF. */
-  line(text: string): void;
+  /** One complete line, decoded as UTF-8, without its LF; a promise returned is waited for before the next. */
+  line(text: string): void | Promise<void>;
   /** Called once, the first time the reader has reached the end of the file. */
   caughtUp?(): void;
   /** The file shrank (read again from 0) or the path now names another file (read it from 0). */
@@ -21,6 +24,8 @@ export interface FollowHandlers {
   dropped?(reason: 'torn' | 'too-long', bytes: number): void;
   /** After every round, when the reader has read all there is and is about to wait (tests wait on it). */
   idle?(): void;
+  /** With maxLagBytes: the reader jumped ahead over `lines` complete lines (`bytes` bytes) it never handed over. */
+  skipped?(lines: number, bytes: number): void;
 }
 
 export interface FollowOptions {
@@ -39,6 +44,13 @@ export interface FollowOptions {
   startAt?: number;
   /** Highest rotated copy (path.N) looked at when the file was rotated several times between two rounds. Default 100. */
   maxRotated?: number;
+  /**
+   * Once caught up, when more than this many bytes of the file are still unread, skip ahead to about
+   * `resumeBytes` before its end (at a line start), counting the lines skipped. Default: never skip.
+   */
+  maxLagBytes?: number;
+  /** Where a skip resumes: this many bytes before the end of the file. Default maxLagBytes / 32. */
+  resumeBytes?: number;
 }
 
 const CHUNK = 64 * 1024;
@@ -247,16 +259,57 @@ class Follower {
   /** Reads from the current position to the end of the file, handing over complete lines. */
   private async drain(): Promise<void> {
     const fh = this.fh!;
+    const lines: string[] = [];
     for (;;) {
       if (this.opts.signal?.aborted) return;
       const { bytesRead } = await fh.read(this.buf, 0, CHUNK, this.pos);
       if (bytesRead === 0) return;
       this.pos += bytesRead;
-      this.feed(this.buf.subarray(0, bytesRead));
+      this.feed(this.buf.subarray(0, bytesRead), lines);
+      for (const text of lines) {
+        const wait = this.h.line(text);
+        if (wait) await wait;
+      }
+      lines.length = 0;
+      if (this.caughtUp && this.opts.maxLagBytes !== undefined) await this.keepUp(fh);
     }
   }
 
-  private feed(chunk: Buffer): void {
+  /** When the unread rest of the file is longer than maxLagBytes: skips to a line start near its end. */
+  private async keepUp(fh: FileHandle): Promise<void> {
+    const max = this.opts.maxLagBytes!;
+    const size = (await fh.stat()).size;
+    if (size - this.pos <= max) return;
+    const target = size - (this.opts.resumeBytes ?? Math.floor(max / 32));
+    // count the line ends up to the target, then to the first one past it (or the last one in the file)
+    let at = this.pos;
+    let lines = 0;
+    let resume = -1;
+    let linesAtResume = 0;
+    while (at < size) {
+      const { bytesRead } = await fh.read(this.buf, 0, Math.min(CHUNK, size - at), at);
+      if (bytesRead === 0) break;
+      let i = this.buf.indexOf(0x0a, 0);
+      while (i !== -1 && i < bytesRead) {
+        lines++;
+        resume = at + i + 1;
+        linesAtResume = lines;
+        if (resume >= target) break;
+        i = this.buf.indexOf(0x0a, i + 1);
+      }
+      if (resume >= target) break;
+      at += bytesRead;
+    }
+    if (resume === -1) return; // not one line end: nothing to skip yet
+    const bytes = this.partBytes + this.skipping + (resume - this.pos);
+    this.parts = [];
+    this.partBytes = 0;
+    this.skipping = 0;
+    this.pos = resume;
+    this.h.skipped?.(linesAtResume, bytes);
+  }
+
+  private feed(chunk: Buffer, out: string[]): void {
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
@@ -279,7 +332,7 @@ class Follower {
         this.h.dropped?.('too-long', line.length);
         continue;
       }
-      this.h.line(line.toString('utf8'));
+      out.push(line.toString('utf8'));
     }
     if (start < chunk.length) {
       const rest = chunk.subarray(start);

@@ -56,13 +56,17 @@ export const TASK_CALLS = 10_000;
 
 /**
  * A reader's state per task call, by session and call seq, in creation order. Bounded: past `capacity`
- * the oldest is dropped (and counted), so a log full of tasks costs a fixed amount of memory.
+ * the oldest is dropped (counted, and handed to `onDrop` for a reader that still owes it a count), so a
+ * log full of tasks costs a fixed amount of memory.
  */
 export class TaskCalls<T> {
   private readonly map = new Map<string, T>();
   dropped = 0;
 
-  constructor(private readonly capacity = TASK_CALLS) {}
+  constructor(
+    private readonly capacity = TASK_CALLS,
+    private readonly onDrop?: (v: T) => void,
+  ) {}
 
   private static key(session: unknown, callSeq: number): string {
     return `${typeof session === 'string' ? session : ''}\0${callSeq}`;
@@ -73,8 +77,10 @@ export class TaskCalls<T> {
     this.map.delete(k);
     this.map.set(k, v);
     if (this.map.size > this.capacity) {
-      this.map.delete(this.map.keys().next().value as string);
+      const [oldest, value] = this.map.entries().next().value as [string, T];
+      this.map.delete(oldest);
       this.dropped++;
+      this.onDrop?.(value);
     }
   }
 

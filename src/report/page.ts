@@ -5,7 +5,7 @@
  * never one huge string on the way to the file.
  */
 import type { LogRecord } from '../log/record.js';
-import { sampleNotice, type SessionPlan } from '../transcript/sampling.js';
+import { sampleNotice, sampleOmittedLines, type SessionPlan } from '../transcript/sampling.js';
 import { groupSessions } from '../transcript/summary.js';
 import type { ContextCost } from '../lens/context/context-cost.js';
 import { renderHeaderHtml } from './header-html.js';
@@ -86,7 +86,14 @@ const FILTERS = `<div class="filters">
 <span class="count" id="f-count"></span>
 </div>`;
 
-function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: ReadonlyArray<string | undefined>, contexts: ReadonlyArray<ContextCost | undefined> = []): string {
+/** A sampled session's notice, with a line per kind of bad record it left out. */
+function noticeHtml(n: { text: string; more: string[] } | undefined): string {
+  if (n === undefined) return '';
+  const more = n.more.length > 0 ? `<ul class="notice omitted">${n.more.map((l) => `<li>${escapeHtml(visibleText(l))}</li>`).join('')}</ul>` : '';
+  return `<p class="notice">${escapeHtml(n.text)}</p>${more}`;
+}
+
+function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: ReadonlyArray<{ text: string; more: string[] } | undefined>, contexts: ReadonlyArray<ContextCost | undefined> = []): string {
   const name = models.length === 1 ? models[0]!.name : `${models.length} sessions`;
   const title = models.length <= 1 ? `MCP session <code>${escapeHtml(visibleText(name))}</code>` : `MCP sessions (${models.length})`;
   const notice = opts.redacted
@@ -103,7 +110,7 @@ function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: 
       (m, i) =>
         `<section class="card session-head" data-session="${i}"${i > 0 ? ' hidden' : ''}>${
           models.length > 1 ? `<div class="card-head"><h2>Session ${i + 1} of ${models.length}: <code>${escapeHtml(visibleText(m.name))}</code></h2></div>` : ''
-        }${renderHeaderHtml(m.summary, contexts[i])}${notices[i] !== undefined ? `<p class="notice">${escapeHtml(notices[i]!)}</p>` : ''}</section>`,
+        }${renderHeaderHtml(m.summary, contexts[i])}${noticeHtml(notices[i])}</section>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -158,11 +165,12 @@ export function* reportChunks(records: readonly LogRecord[], opts: ReportOptions
   const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...opts.limits };
   const meter: BodyMeter = { used: 0, shortened: 0 };
   const plans = opts.plans ?? [];
-  const notices: Array<string | undefined> = [];
+  const notices: Array<{ text: string; more: string[] } | undefined> = [];
   const contexts: Array<ContextCost | undefined> = [];
   const models = groupSessions(records.filter((r) => !isQuietExchange(r))).map((recs) => {
     const plan = plans.find((p) => p.session === recs[0]?.session);
-    notices.push(plan ? sampleNotice(plan, recs.length) : undefined);
+    const text = plan ? sampleNotice(plan, recs.length) : undefined;
+    notices.push(text !== undefined ? { text, more: sampleOmittedLines(plan) } : undefined);
     contexts.push(plan?.context);
     return buildSessionModel(recs, plan?.summary);
   });

@@ -14,7 +14,7 @@ import { code, fence, html, prose, visibleJson } from './md-escape.js';
 import { headerRows, type HeaderStyle } from './header-rows.js';
 import { saneRecord } from './sane-record.js';
 import { cutText, shortenJson } from './shorten-body.js';
-import { sampleNotice, type SessionPlan } from './sampling.js';
+import { sampleNotice, sampleOmittedLines, type SessionPlan } from './sampling.js';
 import { groupSessions, summarizeSession, type SessionSummary } from './summary.js';
 
 export interface MarkdownOptions {
@@ -354,7 +354,10 @@ function* renderSession(records: readonly LogRecord[], opts: Opts, h: string, ti
   const conv = buildConversation(records);
   out.push(`${h}# Conversation`, '');
   const notice = plan ? sampleNotice(plan, records.length) : undefined;
-  if (notice !== undefined) out.push('> [!NOTE]', `> ${notice}`, '');
+  if (notice !== undefined) {
+    const more = sampleOmittedLines(plan);
+    out.push('> [!NOTE]', `> ${notice}`, ...(more.length > 0 ? ['>', ...more.map((l) => `> - ${prose(l)}`)] : []), '');
+  }
   if (conv.entries.length === 0) out.push('No messages were exchanged.', '');
   for (const e of conv.entries) {
     if (e.type === 'exchange') renderExchange(e, ctx, out);

@@ -35,13 +35,13 @@ export async function sessionPageRecords(path: string, input: PageInput): Promis
   const planner = new SamplePlanner(input.full, input.tokenizer);
   const r1 = input.redactor();
   const cost = input.tokenizer !== undefined;
-  const needsBody = (h: LogRecord) => summaryNeedsBody(h) || (cost && contextNeedsBody(h));
+  const needsBody = (h: LogRecord) => summaryNeedsBody(h) || (cost && contextNeedsBody(h)) || SamplePlanner.needsBody(h);
   for await (const r of readSession(path, one ? ids[0]! : 'all', { resolved: one, needsBody, ...progress, stage: lensStage() })) planner.add(r1 ? r1.next(r) : r);
   const plans = planner.finish();
   // pass 2: the records to show, bodies parsed only for them; stderr always goes through the redactor (its state spans lines)
   const selector = new SampleSelector(plans);
   const redactor = input.redactor();
-  const read = await openInput({ file: path, session: one ? ids[0]! : 'all', resolved: one, warn: input.warn, needsBody: (h) => selector.wouldKeep(h), ...progress });
+  const read = await openInput({ file: path, session: one ? ids[0]! : 'all', resolved: one, warn: input.warn, needsBody: (h) => selector.needsBody(h), ...progress });
   const kept: LogRecord[] = [];
   for await (const r of read.records) {
     const keep = selector.take(r);

@@ -299,8 +299,10 @@ export class SummaryBuilder {
   private lost = 0;
   private readonly codes = new Map<string, number>();
   private readonly slowest: TimedCall[] = [];
-  /** Requests not answered yet, by seq (insertion order is log order). */
-  private readonly open = new Map<number, LogRecord>();
+  /** Requests not answered yet, by seq (insertion order is log order): the first OPEN_WHOLE with their names… */
+  private readonly open = new Map<number, OpenRequest>();
+  /** …the further ones by seq alone, so a session that leaves very many open stays small. */
+  private readonly openSeqs = new Set<number>();
   private endRecord: LogRecord | undefined;
   /** Task calls, by the call's seq: what the slowest list shows once the task ends. */
   private readonly taskCalls = new TaskCalls<{ call: TimedCall; taskId: string; status: string; ended: boolean }>();
@@ -326,7 +328,7 @@ export class SummaryBuilder {
         this.taskCount++;
         this.taskCalls.set(r.session, tf.callSeq, { call: { ...timedAnswer(r, req, false), task: true }, taskId: tf.taskId, status: tf.status ?? 'working', ended: false });
       } else if (typeof r.ms === 'number') this.timed(timedAnswer(r, req, refused));
-      if (typeof r.reqSeq === 'number') this.open.delete(r.reqSeq);
+      if (typeof r.reqSeq === 'number') this.closed(r.reqSeq);
     }
     if (tf) this.taskRecord(r, tf);
     if (r.kind === 'batch' && Array.isArray(r.items)) {
@@ -334,7 +336,7 @@ export class SummaryBuilder {
         if (it.kind === 'error') this.errors++;
         if (it.isError === true) this.isErrorResults++;
         if (isAnswer(it.kind) && typeof it.ms === 'number') this.timed(timedItem(r, it, it.ms));
-        if (isAnswer(it.kind) && typeof it.reqSeq === 'number') this.open.delete(it.reqSeq);
+        if (isAnswer(it.kind) && typeof it.reqSeq === 'number') this.closed(it.reqSeq);
       }
     }
   }
@@ -342,7 +344,7 @@ export class SummaryBuilder {
   finish(): SessionSummary {
     const byCode = [...this.codes].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
     const endRecord = this.endRecord;
-    const unanswered = endRecord ? pendingList(endRecord['pending']) : openRequests(this.open.values());
+    const unanswered = endRecord ? pendingList(endRecord['pending']) : openRequests(this.open);
     return {
       header: this.header.finish(),
       kinds: { ...this.kinds },
@@ -351,7 +353,7 @@ export class SummaryBuilder {
       isErrorResults: this.isErrorResults,
       findings: { total: byCode.reduce((s, c) => s + c.count, 0), byCode },
       unanswered,
-      unansweredCount: Math.max(unanswered.length, (endRecord && num(endRecord['pendingCount'])) || 0),
+      unansweredCount: endRecord ? Math.max(unanswered.length, num(endRecord['pendingCount']) || 0) : this.open.size + this.openSeqs.size,
       cancelled: endRecord ? pendingList(endRecord['cancelledPending']) : [],
       slowest: this.slowest.slice(),
       tasks: this.tasksSummary(endRecord),
@@ -394,7 +396,16 @@ export class SummaryBuilder {
 
   private opened(r: LogRecord): void {
     // a request with a null id or from mcp-tap is never answered by id: it is not left open
-    if (r.id !== undefined && r.id !== null && (r.from === 'client' || r.from === 'server')) this.open.set(r.seq, r.msg === undefined ? r : { ...r, msg: undefined });
+    if (r.id === undefined || r.id === null || (r.from !== 'client' && r.from !== 'server')) return;
+    if (this.open.size >= OPEN_WHOLE) {
+      this.openSeqs.add(r.seq);
+      return;
+    }
+    this.open.set(r.seq, { from: r.from, id: r.id, method: r.method ?? '', ...(typeof r.target === 'string' ? { target: r.target } : {}) });
+  }
+
+  private closed(reqSeq: number): void {
+    if (!this.open.delete(reqSeq)) this.openSeqs.delete(reqSeq);
   }
 
   /** Keeps the `slowestCount` slowest calls, slowest first (ties: earlier seq first). */
@@ -413,7 +424,7 @@ function slower(a: TimedCall, b: TimedCall): boolean {
   return a.ms > b.ms || (a.ms === b.ms && a.seq < b.seq);
 }
 
-function timedAnswer(r: LogRecord, req: LogRecord | undefined, refused: boolean): TimedCall {
+function timedAnswer(r: LogRecord, req: { method?: string; target?: string } | undefined, refused: boolean): TimedCall {
   return {
     seq: r.seq,
     ...(r.reqSeq !== undefined ? { reqSeq: r.reqSeq } : {}),
@@ -438,8 +449,24 @@ function timedItem(r: LogRecord, it: BatchItem, ms: number): TimedCall {
   };
 }
 
-function openRequests(open: Iterable<LogRecord>): PendingRequest[] {
+/** What the summary keeps of a request still open. */
+interface OpenRequest {
+  from: 'client' | 'server';
+  id: NonNullable<LogRecord['id']>;
+  method: string;
+  target?: string;
+}
+
+/** Open requests kept with their names; further ones are counted by seq. */
+const OPEN_WHOLE = 10_000;
+/** Open requests listed when the log has no end record (as many as an end record lists). */
+const OPEN_LISTED = 1000;
+
+function openRequests(open: ReadonlyMap<number, OpenRequest>): PendingRequest[] {
   const out: PendingRequest[] = [];
-  for (const r of open) out.push({ from: r.from as 'client' | 'server', id: r.id!, method: r.method ?? '', seq: r.seq });
+  for (const [seq, r] of open) {
+    if (out.length >= OPEN_LISTED) break;
+    out.push({ from: r.from, id: r.id, method: r.method, seq });
+  }
   return out;
 }

@@ -18,9 +18,24 @@ type Chunks = Iterable<string> | AsyncIterable<string>;
 /** What the output is: `text` (lines for people), `data` (JSON, HTML, XML). */
 export type OutputKind = 'text' | 'data';
 
+/** Chunks are joined up to about this many characters before a write: one record per write leaves a buffer per record for the GC. */
+const WRITE_CHARS = 64 * 1024;
+
 async function* escaped(chunks: Chunks, kind: OutputKind): AsyncGenerator<string> {
   const escape = kind === 'text' ? escapeForTerminal : escapeDataText;
-  for await (const chunk of chunks) yield escape(chunk);
+  let held: string[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    const e = escape(chunk);
+    held.push(e);
+    size += e.length;
+    if (size >= WRITE_CHARS) {
+      yield held.join('');
+      held = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield held.join('');
 }
 
 /** Control characters made visible line by line (newlines kept), for text bound for a terminal. */

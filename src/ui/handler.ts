@@ -29,7 +29,15 @@ export interface UiHandlerOptions {
   lenses?: readonly LensKind[];
   /** Comment lines on the event stream keep proxies and browsers from giving up on it; default 15 s. */
   heartbeatMs?: number;
+  /** Bytes an event stream may hold for a page that reads slower than rows arrive; default EVENTS_MAX_QUEUED. */
+  maxQueuedBytes?: number;
 }
+
+/**
+ * What the event stream holds for one page at most: past it, rows are counted instead of queued, and the
+ * page is told how many of each session it missed (a `skipped` event) once it reads again.
+ */
+export const EVENTS_MAX_QUEUED = 4 * 1024 * 1024;
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
@@ -82,27 +90,55 @@ function streamOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
   });
 }
 
-/** The event stream: the snapshot, then every increment, as server-sent events. */
-function events(watch: WatchView, heartbeatMs: number): Response {
+/**
+ * The event stream: the snapshot, then every increment, as server-sent events. A page that reads slower
+ * than rows arrive gets at most `maxQueued` bytes held for it; rows past that are counted per session and
+ * announced in a `skipped` event before anything else once it reads again (never dropped silently).
+ */
+function events(watch: WatchView, heartbeatMs: number, maxQueued: number): Response {
   const enc = new TextEncoder();
   let stop = (): void => {};
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (ev: LiveEvent) => controller.enqueue(enc.encode(`data: ${JSON.stringify(ev)}\n\n`));
-      send(watch.snapshot());
-      for (const p of watch.problemList()) send({ type: 'problem', text: p });
-      const off = watch.on(send);
-      const beat = setInterval(() => controller.enqueue(enc.encode(': beat\n\n')), heartbeatMs);
-      beat.unref();
-      stop = () => {
-        off();
-        clearInterval(beat);
-      };
+  const skipped = new Map<string, { log: number; session: string; rows: number }>();
+  let flushSkipped = (): void => {};
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const put = (ev: LiveEvent) => controller.enqueue(enc.encode(`data: ${JSON.stringify(ev)}\n\n`));
+        flushSkipped = () => {
+          for (const s of skipped.values()) put({ type: 'skipped', ...s });
+          skipped.clear();
+        };
+        const send = (ev: LiveEvent) => {
+          if (ev.type === 'rows' && (controller.desiredSize ?? 0) < -maxQueued) {
+            const key = `${ev.log}\u0000${ev.session}`;
+            const s = skipped.get(key);
+            if (s) s.rows += ev.rows.length;
+            else skipped.set(key, { log: ev.log, session: ev.session, rows: ev.rows.length });
+            return;
+          }
+          if (skipped.size > 0) flushSkipped();
+          put(ev);
+        };
+        send(watch.snapshot());
+        for (const p of watch.problemList()) send({ type: 'problem', text: p });
+        const off = watch.on(send);
+        const beat = setInterval(() => controller.enqueue(enc.encode(': beat\n\n')), heartbeatMs);
+        beat.unref();
+        stop = () => {
+          off();
+          clearInterval(beat);
+        };
+      },
+      // the page read what was queued: tell it what it missed meanwhile, even if no row comes after
+      pull() {
+        if (skipped.size > 0) flushSkipped();
+      },
+      cancel() {
+        stop();
+      },
     },
-    cancel() {
-      stop();
-    },
-  });
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
   return new Response(body, { status: 200, headers: headers(API_CSP, 'text/event-stream; charset=utf-8') });
 }
 
@@ -128,7 +164,7 @@ export function makeUiHandler(opts: UiHandlerOptions): (req: Request) => Promise
         case '/api/sessions':
           return json({ logs: opts.watch.logs.map((p) => basename(p)), ...opts.watch.snapshot(), problems: opts.watch.problemList() });
         case '/api/events':
-          return events(opts.watch, heartbeat);
+          return events(opts.watch, heartbeat, opts.maxQueuedBytes ?? EVENTS_MAX_QUEUED);
         case '/api/rows': {
           const t = target(url, opts.watch);
           if (!t) return text(404, 'no such log');

@@ -81,6 +81,8 @@ export type LiveEvent =
   | { type: 'hello'; cards: SessionCard[] }
   | { type: 'cards'; cards: SessionCard[] }
   | { type: 'rows'; log: number; session: string; rows: LiveRow[] }
+  /** Rows of a session this page did not get: it read slower than they came (reload the session for them). */
+  | { type: 'skipped'; log: number; session: string; rows: number }
   | { type: 'problem'; text: string };
 
 /** Answers of /api/body. */

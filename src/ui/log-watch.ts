@@ -37,12 +37,16 @@ export interface LogWatchOptions {
 
 type Listener = (ev: LiveEvent) => void;
 
+/** Rows held for the next flush; a flood reaching it is flushed at once (bounded memory between flushes). */
+const MAX_PENDING_ROWS = 5000;
+
 export class LogWatch {
   /** Index → absolute path: the only files the UI reads. */
   readonly logs: string[] = [];
   private readonly cards: SessionCards;
   private readonly listeners = new Set<Listener>();
   private pendingRows = new Map<string, { log: number; session: string; rows: LiveRow[] }>();
+  private pendingCount = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly problems: string[] = [];
 
@@ -146,6 +150,7 @@ export class LogWatch {
       this.pendingRows.set(key, batch);
     }
     batch.rows.push(toLiveRow(r, this.opts.redact));
+    if (++this.pendingCount >= MAX_PENDING_ROWS) this.flush();
   }
 
   private problem(text: string): void {
@@ -159,6 +164,7 @@ export class LogWatch {
     if (changed.length > 0) this.emit({ type: 'cards', cards: changed });
     const batches = this.pendingRows;
     this.pendingRows = new Map();
+    this.pendingCount = 0;
     for (const b of batches.values()) this.emit({ type: 'rows', log: b.log, session: b.session, rows: b.rows });
   }
 

@@ -30,6 +30,9 @@ body.revealing .reveal{background:var(--red)}
 .session{display:flex;flex-direction:column;gap:8px;min-width:0;overflow:hidden}
 .session-head{display:flex;gap:10px;align-items:baseline;flex-wrap:wrap}
 .session-head h2{font-size:15px;margin:0}
+.follow{font-size:11px;padding:1px 8px;border-radius:8px;border:1px solid var(--line);background:var(--card);cursor:pointer}
+.skipped{font-size:11px;color:var(--amber);font-weight:600}
+.follow.on{background:#dbeafe;color:#1e40af;border-color:#bfdbfe;cursor:default}
 #waterfall{width:100%;height:140px;background:#f8fafc;border:1px solid var(--line);border-radius:6px}
 .filters{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
 .count{color:var(--muted)}

@@ -17,12 +17,14 @@ import { makeChalk } from './color.js';
 import { escapeControl } from '../text/escape.js';
 import { buildFilter } from './filters.js';
 import { padRight } from './format.js';
-import { parseLogLine, type TailIo, type TailRunOptions } from './tail-run.js';
+import { FOLLOW_MAX_LAG, parseLogLine, skippedNotice, type TailIo, type TailRunOptions } from './tail-run.js';
 import { roleOf, TailFormatter, type RingRole } from './tail-view.js';
 import { pollWait } from './poll-wait.js';
 
 /** Width of the server column. */
 const SERVER_W = 16;
+/** Live records held for the next write; past it the followers wait for that write (bounded memory). */
+const MAX_HELD = 20_000;
 
 interface Pending {
   time: number;
@@ -58,6 +60,23 @@ export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo):
   let order = 0;
   let live = false;
   let held: Pending[] = [];
+  /** Resolved after each live write: followers wait on it while `held` is full. */
+  let written: { promise: Promise<void>; resolve: () => void } | null = null;
+  const room = (): Promise<void> | undefined => {
+    if (!live || held.length < MAX_HELD) return undefined;
+    if (!written) {
+      let resolve: () => void = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      written = { promise, resolve };
+    }
+    return written.promise;
+  };
+  const wakeFollowers = (): void => {
+    const w = written;
+    written = null;
+    w?.resolve();
+  };
+  const maxLag = opts.json ? 0 : (opts.maxLagBytes ?? FOLLOW_MAX_LAG);
   const reading: Promise<void>[] = [];
   const follows: Promise<void>[] = [];
 
@@ -85,15 +104,17 @@ export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo):
     let ringDone = false;
     let items = 0;
     let caught: () => void = () => {};
+    let lastTime = 0;
     reading.push(new Promise<void>((resolve) => (caught = resolve)));
     let stage = lensStage(opts.lenses);
     const run = followFile(
-      { path, signal: io.signal, pollMs: opts.pollMs, once: !opts.follow },
+      { path, signal: io.signal, pollMs: opts.pollMs, once: !opts.follow, ...(opts.follow && maxLag > 0 ? { maxLagBytes: maxLag } : {}) },
       {
         line: (text) => {
           const parsed = parseLogLine(text);
-          if (parsed === null || typeof parsed === 'string') return;
+          if (parsed === null || typeof parsed === 'string') return undefined;
           const r = stage.apply(parsed);
+          if (typeof r.time === 'number') lastTime = r.time;
           if (!ringDone) {
             if (r.session !== session) {
               session = r.session;
@@ -110,10 +131,15 @@ export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo):
                 items--;
               }
             }
-            return;
+            return undefined;
           }
           const p = make(r);
           if (p) held.push(p);
+          return room();
+        },
+        skipped: (lines, bytes) => {
+          const notice = skippedNotice(lines, bytes);
+          held.push({ time: lastTime, order: order++, text: () => withServerColumn(serverOfLog(path), notice, chalk.cyan), role: 'item', key: `${path}\u0000` });
         },
         caughtUp: () => {
           ringDone = true;
@@ -161,7 +187,9 @@ export async function runTailAll(dir: string, opts: TailRunOptions, io: TailIo):
     const batch = held;
     held = [];
     await write(batch);
+    wakeFollowers();
   }
+  wakeFollowers(); // a follower waiting for room must see the abort
   await Promise.all([watching, ...follows]);
 }
 

@@ -22,6 +22,9 @@ import { buildFilter, type FilterOptions } from './filters.js';
 import { FollowSelector, Ring, roleOf, SeparatorGate, TailFormatter, type SessionChoice } from './tail-view.js';
 import { pollWait } from './poll-wait.js';
 
+/** Output of a finished log is written in pieces of about this many characters. */
+const WRITE_CHARS = 64 * 1024;
+
 /** Unreadable lines reported one by one before tail stops reporting them. */
 const MAX_WARNINGS = 20;
 
@@ -44,6 +47,20 @@ export interface TailRunOptions {
   pollMs?: number;
   /** The lenses whose notes records get (default: every lens, src/lens/lenses.ts). */
   lenses?: readonly LensKind[];
+  /**
+   * With --follow, not --json: when the reader is this many bytes behind the end of the log, it skips
+   * ahead and says how many lines it skipped (default FOLLOW_MAX_LAG; 0: never skip).
+   */
+  maxLagBytes?: number;
+}
+
+/** How far behind the end of the log `tail -f` may fall before it skips ahead (a flood it cannot render as fast). */
+export const FOLLOW_MAX_LAG = 8 * 1024 * 1024;
+
+/** The line `tail -f` prints where it skipped part of the log to keep up. */
+export function skippedNotice(lines: number, bytes: number): string {
+  const mb = bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+  return `… skipped ${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'} of the log (${mb}) to keep up with it; mcp-tap tail --session <id> or export shows them\n`;
 }
 
 export interface TailIo {
@@ -156,6 +173,9 @@ async function printTail(
   const ring = opts.lines !== undefined ? new Ring<() => string>(opts.lines, filtering) : null;
   const gate = new SeparatorGate();
   const needsBody = bodyRule(opts);
+  // lines go out ~64 KiB at a time: one write per record leaves a buffer per record for the GC to find
+  let held: string[] = [];
+  let size = 0;
   for await (const r of readSession(path, opts.session, { onWarning, stage: lensStage(opts.lenses), ...(needsBody ? { needsBody } : {}) })) {
     if (io.signal?.aborted) return;
     const later = prepare(r);
@@ -164,9 +184,17 @@ async function printTail(
     else {
       const text = later();
       const shown = opts.json || !filtering ? text : gate.pass(r, text);
-      if (shown !== null) await io.write(shown);
+      if (shown === null) continue;
+      held.push(shown);
+      size += shown.length;
+      if (size >= WRITE_CHARS) {
+        await io.write(held.join(''));
+        held = [];
+        size = 0;
+      }
     }
   }
+  if (size > 0) await io.write(held.join(''));
   if (ring) {
     const lines = ring.take().map((later) => later());
     if (lines.length) await io.write(lines.join(''));
@@ -235,8 +263,10 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
   let warnings = 0;
   let stage = lensStage(opts.lenses);
   const name = escapeControl(path);
+  // JSON goes to programs that set their own pace: it never skips
+  const maxLag = opts.json ? 0 : (opts.maxLagBytes ?? FOLLOW_MAX_LAG);
   await followFile(
-    { path, signal: io.signal, pollMs: opts.pollMs, ...(startAt !== null ? { startAt: startAt.offset } : {}) },
+    { path, signal: io.signal, pollMs: opts.pollMs, ...(startAt !== null ? { startAt: startAt.offset } : {}), ...(maxLag > 0 ? { maxLagBytes: maxLag } : {}) },
     {
       line: (text) => {
         lineNo++;
@@ -251,7 +281,13 @@ async function followTail(path: string, opts: TailRunOptions, io: TailIo, prepar
         const parsed = stage.apply(line);
         const out = selector.add(parsed, prepare(parsed));
         const shown = out === null || opts.json || !filtering ? out : gate.pass(parsed, out);
-        if (shown !== null) void io.write(shown);
+        // the write's promise holds the reading back while the destination is full
+        if (shown !== null) return io.write(shown) ?? undefined;
+        return undefined;
+      },
+      skipped: (lines, bytes) => {
+        lineNo += lines;
+        void io.write(skippedNotice(lines, bytes));
       },
       caughtUp: () => {
         const history = selector.caughtUp();

@@ -2,13 +2,14 @@
  * `mcp-tap ui` in a real browser (Debian's chromium through playwright-core, a fresh profile): the page
  * is open while two SDK clients talk to server-everything through mcp-tap; both sessions appear, their
  * rows arrive live, the filters narrow the list, a body is redacted by default and real when revealed.
- * Over real HTTP: no token → 403, a forged Host → 403.
+ * Over real HTTP: no token → 403, a forged Host → 403. The page opens on the newest live session and
+ * follows it — on to a newer one as it starts — until the person picks another (issue 28 §5).
  *
  * Without /usr/bin/chromium the suite is skipped locally and fails in CI (CI is set).
  * UPDATE_SCREENSHOT=1 also writes docs/ui-screenshot.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -55,7 +56,29 @@ async function connect(dir: string, name: string): Promise<Client> {
   return client;
 }
 
-type Live = { ready: boolean; listed(): number[]; rowCount(): number; cards(): { server: string; state: string; requests: number }[] };
+type Live = {
+  ready: boolean;
+  listed(): number[];
+  rowCount(): number;
+  cards(): { server: string; state: string; requests: number }[];
+  selected(): { log: number; session: string } | null;
+  following(): boolean;
+};
+
+/** Appends records of a live session (a start event, then requests) to `<dir>/<name>.jsonrpc.log`, as mcp-tap writes them. */
+function liveLog(dir: string, name: string): { session: string; request: (n: number) => void } {
+  const session = `live-${name}-${Date.now().toString(36)}`;
+  const path = join(dir, `${name}.jsonrpc.log`);
+  let seq = 0;
+  const put = (r: Record<string, unknown>) => appendFileSync(path, `${JSON.stringify({ v: 1, time: Date.now(), session, seq: ++seq, ...r })}\n`);
+  put({ from: 'proxy', kind: 'event', event: 'start', name, command: 'node', args: [], cwd: '/', pid: 1 });
+  return {
+    session,
+    request: (n) => {
+      for (let i = 0; i < n; i++) put({ from: 'client', kind: 'request', id: seq, method: 'tools/call', target: 'echo', msg: { jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo' } } });
+    },
+  };
+}
 const live = <T>(page: Page, fn: (l: Live) => T): Promise<T> => page.evaluate(`(${fn.toString()})(window.__live)`) as Promise<T>;
 
 describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
@@ -176,5 +199,45 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
 
     expect(errors).toEqual([]);
     expect(requests.every((r) => r.startsWith(`http://127.0.0.1:${port}/`))).toBe(true);
+  });
+
+  it('opens on the newest live session and follows it, on to newer ones, until another is picked', async () => {
+    const gamma = liveLog(logs, 'gamma');
+    gamma.request(2);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { __live?: Live }).__live?.ready === true);
+    // no click: the newest live session is open, and the header says it is followed
+    await expect.poll(() => live(page, (l) => l.selected()?.session)).toBe(gamma.session);
+    await expect.poll(() => page.locator('#session-head .follow.on').textContent()).toBe('following the newest live session');
+    expect(await page.locator('#session-head h2').textContent()).toBe('gamma');
+    await expect.poll(() => live(page, (l) => l.rowCount())).toBe(3);
+    gamma.request(3);
+    await expect.poll(() => live(page, (l) => l.rowCount())).toBe(6);
+
+    // a newer live session starts: the page moves on to it
+    const delta = liveLog(logs, 'delta');
+    await expect.poll(() => live(page, (l) => l.selected()?.session), { timeout: 15_000 }).toBe(delta.session);
+    expect(await page.locator('#session-head h2').textContent()).toBe('delta');
+
+    // the person picks another: it stays there, also when a newer one starts
+    await page.locator('.card[data-server="gamma"]').click();
+    await expect.poll(() => live(page, (l) => l.selected()?.session)).toBe(gamma.session);
+    expect(await live(page, (l) => l.following())).toBe(false);
+    expect(await page.locator('#session-head .follow.on').count()).toBe(0);
+    const epsilon = liveLog(logs, 'epsilon');
+    await page.locator('.card[data-server="epsilon"]').waitFor({ timeout: 15_000 });
+    gamma.request(1);
+    await expect.poll(() => live(page, (l) => l.rowCount())).toBe(7);
+    expect(await live(page, (l) => l.selected()?.session)).toBe(gamma.session);
+
+    // following again opens the newest live session
+    await page.locator('#follow').click();
+    await expect.poll(() => live(page, (l) => l.selected()?.session)).toBe(epsilon.session);
+    await expect.poll(() => page.locator('#session-head .follow.on').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

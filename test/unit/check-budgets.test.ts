@@ -1,8 +1,11 @@
 /**
  * Token budgets as check assertions (issue 30): `--max-context-tokens` passes at the session's cost and
  * fails one token below it, naming the costliest tools; `--max-result-tokens` fails for each result over
- * it, located at the answer; bad values are usage errors.
+ * it, located at the answer, naming the first OVER_LIMIT_KEPT and counting the rest (issue 28 §1: the
+ * summary's assertionsFailed counts every one); bad values are usage errors.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planCheck } from '../../src/check/check-options.js';
@@ -11,7 +14,9 @@ import { checkLog } from '../../src/check/run-check.js';
 import { toolText } from '../../src/lens/context/model-text.js';
 import { loadTokenizer, type Tokenizer } from '../../src/lens/context/tokenizer.js';
 import { ROOT } from '../helpers/paths.js';
+import { OVER_LIMIT_KEPT } from '../../src/lens/context/context-cost.js';
 import { readRecords } from '../helpers/log.js';
+import { handshake, harness, req, res } from './helpers/session-harness.js';
 
 const LOG = join(ROOT, 'test', 'fixtures', 'logs', 'report-basic.jsonl');
 const check = (flags: Record<string, string>): Promise<CheckReport> => checkLog(planCheck([LOG], { format: 'json', failOn: ['assertions'], ...flags }), () => {});
@@ -51,6 +56,28 @@ describe('--max-result-tokens', () => {
     // the boundary: the result's own count passes, one token less fails
     expect((await check({ maxResultTokens: '18' })).passed).toBe(true);
     expect((await check({ maxResultTokens: '17' })).assertions[0]).toMatchObject({ passed: false, failures: 1 });
+  });
+
+  it('counts every result over the limit past the first it names, in the summary and the outcome', async () => {
+    const h = handshake(harness());
+    const calls = OVER_LIMIT_KEPT + 30;
+    for (let i = 1; i <= calls; i++) {
+      h.send('client', req(i, 'tools/call', { name: 'echo', arguments: { message: 'x' } }));
+      h.send('server', res(i, { content: [{ type: 'text', text: 'many words in this result '.repeat(20) }] }));
+    }
+    h.finish();
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-budgets-'));
+    try {
+      const log = join(dir, 'big.jsonrpc.log');
+      writeFileSync(log, `${h.lines.join('\n')}\n`);
+      const r = await checkLog(planCheck([log], { format: 'json', failOn: ['assertions'], maxResultTokens: '10' }), () => {});
+      expect(r.problems.filter((x) => x.ruleId === 'max-result-tokens-exceeded')).toHaveLength(OVER_LIMIT_KEPT);
+      expect(r.omittedResults).toEqual([{ ruleId: 'max-result-tokens-exceeded', category: 'assertions', count: calls - OVER_LIMIT_KEPT }]);
+      expect(r.assertions[0]).toMatchObject({ passed: false, failures: calls });
+      expect(r.summary.assertionsFailed).toBe(calls);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a budget that is not a whole number ≥ 1', () => {

@@ -19,10 +19,14 @@ interface Selection {
   rows: SessionRows;
   /** Rows that arrived while the history was loading. */
   early: LiveRow[] | null;
+  /** Rows the server did not send this page to keep up (a flood); reloading the session brings them. */
+  skipped: number;
 }
 
 const cards = new Map<string, SessionCard>();
 let sel: Selection | null = null;
+/** The page shows the newest live session, and moves on to a newer one as it starts, until the person picks one. */
+let following = true;
 let filter: RowFilter = { ...NO_FILTER };
 let reveal = false;
 let detailSeq: number | null = null;
@@ -119,12 +123,51 @@ function renderHead(): void {
   ui.head.textContent = '';
   const c = sel ? cards.get(sel.key) : undefined;
   if (!sel || !c) {
-    ui.head.appendChild(el('p', 'empty', 'Pick a session on the left.'));
+    ui.head.appendChild(
+      el('p', 'empty', following ? 'No live session yet: the newest one opens here as it starts. Or pick a session on the left.' : 'Pick a session on the left.'),
+    );
+    if (!following) ui.head.appendChild(followButton());
     return;
   }
+  if (following) ui.head.appendChild(el('span', 'follow on', 'following the newest live session'));
   ui.head.appendChild(el('h2', undefined, vis(serverName(c))));
   ui.head.appendChild(el('span', `state s-${c.state}`, stateText(c)));
   ui.head.appendChild(el('span', 'meta', `${vis(c.session)} · ${vis(c.file)} · ${c.records} records · ${c.requests} requests · ${c.errors} errors · ${c.findings} findings`));
+  if (sel.skipped > 0) ui.head.appendChild(skippedNote(sel.skipped));
+  if (!following) ui.head.appendChild(followButton());
+}
+
+/** Says how many rows this page missed in a flood, with a button that loads the session again (all of them). */
+function skippedNote(n: number): HTMLElement {
+  const box = el('span', 'skipped', `${n.toLocaleString('en-US')} rows skipped to keep up `);
+  const b = el('button', 'follow', 'Reload the session');
+  b.type = 'button';
+  b.id = 'reload';
+  b.addEventListener('click', () => {
+    if (sel) void select(sel.key);
+  });
+  box.appendChild(b);
+  return box;
+}
+
+function followButton(): HTMLElement {
+  const b = el('button', 'follow', 'Follow the newest live session');
+  b.type = 'button';
+  b.id = 'follow';
+  b.addEventListener('click', () => {
+    following = true;
+    dirty.cards = true;
+    followNewest();
+    schedule();
+  });
+  return b;
+}
+
+/** While following: selects the newest running session when it is not the one shown. */
+function followNewest(): void {
+  if (!following) return;
+  const newest = sortedCards().find((c) => c.state === 'running');
+  if (newest && cardKey(newest) !== sel?.key) void select(cardKey(newest));
 }
 
 function refreshOptions(rows: SessionRows): void {
@@ -159,7 +202,7 @@ function refreshOptions(rows: SessionRows): void {
 async function select(key: string): Promise<void> {
   const c = cards.get(key);
   if (!c) return;
-  const s: Selection = { key, log: c.log, session: c.session, rows: new SessionRows(), early: [] };
+  const s: Selection = { key, log: c.log, session: c.session, rows: new SessionRows(), early: [], skipped: 0 };
   sel = s;
   methodCount = -1;
   findingCount = -1;
@@ -218,15 +261,23 @@ function onEvent(ev: LiveEvent): void {
       for (const c of ev.cards) cards.set(cardKey(c), c);
       dirty.cards = true;
       if (sel && !cards.has(sel.key)) sel = null;
+      followNewest();
       break;
     case 'cards':
       for (const c of ev.cards) cards.set(cardKey(c), c);
       dirty.cards = true;
+      followNewest();
       break;
     case 'rows':
       if (sel && sel.log === ev.log && sel.session === ev.session) {
         if (sel.early) sel.early.push(...ev.rows);
         else if (sel.rows.add(ev.rows) > 0) dirty.rows = true;
+      }
+      break;
+    case 'skipped':
+      if (sel && sel.log === ev.log && sel.session === ev.session) {
+        sel.skipped += ev.rows;
+        dirty.cards = true;
       }
       break;
     case 'problem':
@@ -253,7 +304,10 @@ function init(): void {
   ui.list.addEventListener('click', (ev) => {
     const card = ev.target instanceof Element ? ev.target.closest<HTMLElement>('.card') : null;
     const key = card?.dataset['key'];
-    if (key !== undefined) void select(key);
+    if (key === undefined) return;
+    // the person chose: stop following (the header offers to follow again)
+    following = false;
+    void select(key);
   });
   ui.reveal.checked = false;
   ui.reveal.addEventListener('change', () => {
@@ -279,8 +333,10 @@ const api = {
   ready: false,
   cards: () => sortedCards().map((c) => ({ server: serverName(c), session: c.session, state: c.state, requests: c.requests, latency: c.latency.length })),
   selected: () => (sel ? { log: sel.log, session: sel.session } : null),
+  following: () => following,
   listed: () => messages.seqs(),
   rowCount: () => sel?.rows.rows.length ?? 0,
+  skipped: () => sel?.skipped ?? 0,
   lastRowTime: () => (sel && sel.rows.rows.length > 0 ? sel.rows.end : undefined),
   latencyText: (seq: number) => fmtMs(sel?.rows.answerTo(seq)?.d),
 };
