@@ -11,6 +11,7 @@
 // closed). With no proxy in front (direct), that process is the echo server itself.
 import { spawn, execFileSync } from 'node:child_process';
 import { onLines } from './lines.mjs';
+import { writeEach, WRITE_EACH } from './write-each.mjs';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -139,9 +140,12 @@ function onLine(text) {
 
 onLines(child.stdout, onLine);
 
+// BENCH_WRITES=each: one write(2) per message, as an interactive host sends them (no writev batches)
+const stdinFd = WRITE_EACH ? child.stdin._handle.fd : -1;
 function write(line) {
   sent++;
-  child.stdin.write(line);
+  if (stdinFd >= 0) writeEach(stdinFd, line);
+  else child.stdin.write(line);
 }
 
 function request(id, method, params) {

@@ -47,6 +47,9 @@ const TAP_REPORT_MS = 1000;
 /** Precise epoch milliseconds (fractional) for record times and latencies. */
 export const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
 
+/** The three streams the relay copies. */
+export type Stream = 'client' | 'server' | 'stderr';
+
 /** Feeds both directions and the server's stderr through splitters into one Session. */
 export class Observer {
   private readonly session: Session;
@@ -79,6 +82,31 @@ export class Observer {
   /** Bytes the server wrote to its stderr. */
   fromStderr(chunk: Buffer): void {
     this.enqueue(this.stderr, chunk);
+  }
+
+  /**
+   * A chunk analysed now, stamped with the time the relay read it: the analysis worker's way in, where
+   * nothing waits for a turn of the relay.
+   */
+  take(which: Stream, chunk: Buffer, time: number): void {
+    this.drain();
+    this.feed(this.splitterOf(which), chunk, time);
+  }
+
+  /**
+   * Relayed bytes of one stream that the analysis never saw (it fell too far behind): `lines` line ends
+   * were among them. The line in progress is cut off, the stream resumes at a line start, and a gap
+   * record counts the lines lost (one more when the lost bytes ended inside a line).
+   */
+  lost(which: Stream, loss: { bytes: number; lines: number; endsLine: boolean }, time: number): void {
+    this.drain();
+    this.splitterOf(which).skip(loss.endsLine);
+    const lost = loss.lines + (loss.endsLine ? 0 : 1);
+    this.call(() => this.session.onEvent('gap', { lost, reason: 'analysis-behind', stream: which, bytes: loss.bytes }, time));
+  }
+
+  private splitterOf(which: Stream): LineSplitter {
+    return which === 'client' ? this.client : which === 'server' ? this.server : this.stderr;
   }
 
   /**
@@ -143,10 +171,10 @@ export class Observer {
   }
 
   /** Flushes a torn last line of one direction when its stream ends. */
-  endOf(which: 'client' | 'server' | 'stderr'): void {
+  endOf(which: Stream, time = this.now()): void {
     this.drain();
-    this.chunkTime = this.now();
-    const splitter = which === 'client' ? this.client : which === 'server' ? this.server : this.stderr;
+    this.chunkTime = time;
+    const splitter = this.splitterOf(which);
     try {
       splitter.end();
     } catch (err) {
@@ -154,10 +182,10 @@ export class Observer {
     }
   }
 
-  /** One of mcp-tap's own events. */
-  event(name: EventName, fields: Record<string, unknown> = {}): void {
+  /** One of mcp-tap's own events, at `time` (now unless the relay stamped it). */
+  event(name: EventName, fields: Record<string, unknown> = {}, time = this.now()): void {
     this.drain();
-    this.call(() => this.session.onEvent(name, fields, this.now()));
+    this.call(() => this.session.onEvent(name, fields, time));
   }
 
   /** Ends the session: torn lines, then the end record with what is pending; flushes and closes the sink. */
@@ -199,7 +227,7 @@ export class Observer {
   }
 
   /** One line to the session (no closure per line: this runs for every message). */
-  private line(which: 'client' | 'server' | 'stderr', line: Line): void {
+  private line(which: Stream, line: Line): void {
     try {
       if (which === 'stderr') this.session.onStderr(line, this.chunkTime);
       else this.session.onLine(which, line, this.chunkTime);

@@ -10,18 +10,12 @@ import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
 import { startWatchdog } from './watchdog.js';
 import { stopTree, treeStopPlan } from '../platform/process-tree.js';
-import { Observer, type RecordSink } from './observer.js';
-import { openSink, nullSink } from './open-sink.js';
-import { EnvMasker } from '../log/env-mask.js';
 import { envSecrets } from '../log/env-secrets.js';
-import { MaskingSink } from './masking-sink.js';
-import { MaskingTap } from './masking-tap.js';
-import { FileSink } from '../log/file-sink.js';
-import { jsonShortener } from '../framing/json-shortener.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
-import { openTaps } from './open-taps.js';
 import type { ShipTarget } from '../ship/ship-tap.js';
+import { WorkerObserver } from './worker-observer.js';
+import { ANALYSIS_WORKER } from '../package-paths.js';
 
 export interface ProxyOptions {
   command: string;
@@ -72,23 +66,15 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   // the CLI starts the server before it loads this module (startup); a caller that did not starts it here
   const { childPromise, early, onEarlySignal, spawnAt } = started ?? startServer(opts.command, opts.args, trace);
 
-  let observer: Observer | null = null;
-  // sinks beside the log start while the server spawns; their modules load only when asked for
-  let taps = await openTaps(opts, io.warn);
-  /** The log's sink as opened (the debug trace reports its queue at the end). */
-  let logFile: RecordSink | null = null;
-  if (opts.logPath !== null || taps.length > 0) {
-    let sink: RecordSink = openSink(opts, io.warn);
-    logFile = sink;
+  let observer: WorkerObserver | null = null;
+  const tapOptions = { name: opts.name, otlp: opts.otlp, otlpContent: opts.otlpContent, ship: opts.ship };
+  const analysed = opts.logPath !== null || opts.otlp !== undefined || (opts.ship?.length ?? 0) > 0;
+  if (analysed) {
     // the server inherits this environment: its secret values never reach the log, nor a sink beside it
     const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
-    if (secrets.length > 0) {
-      const masker = new EnvMasker(secrets);
-      if (sink !== nullSink) sink = new MaskingSink(sink, masker);
-      taps = taps.map((t) => new MaskingTap(t, masker));
-    }
-    observer = new Observer({ sessionId, maxLogBytes: opts.maxLogBytes, sink, warn: io.warn, shortener: jsonShortener, taps });
+    const log = { logPath: opts.logPath, maxLogSize: opts.maxLogSize, maxLogFiles: opts.maxLogFiles, quiet: opts.quiet };
+    observer = new WorkerObserver({ sessionId, maxLogBytes: opts.maxLogBytes, log, taps: tapOptions, secrets }, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr });
     observer.event('start', {
       name: opts.name,
       command: opts.command,
@@ -138,9 +124,12 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
         // pipes abandoned: what the server left in its group got SIGTERM and may ignore it; the watchdog,
         // left standing, sends SIGKILL to the group after the grace period once mcp-tap is gone
         if (!forced) watchdog?.standDown();
-        trace('done', { code, signal, forced, logQueue: logFile instanceof FileSink ? logFile.queued() : null, msSinceSpawn: performance.now() - spawnAt });
+        trace('done', { code, signal, forced, msSinceSpawn: performance.now() - spawnAt });
         const status = code ?? (signal ? signalExitCode(signal) : 1);
-        void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then(() => resolve(status));
+        void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then((logQueue) => {
+          if (observer !== null) trace('log finished', { logQueue: logQueue ?? null, msSinceSpawn: performance.now() - spawnAt });
+          resolve(status);
+        });
       },
       onExit: (code, signal) => observer?.event('exit', { code, signal }),
     });
@@ -157,7 +146,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     for (const s of early) onSignal(s);
 
     // host → server
-    pump(io.stdin, child.stdin, {
+    const fromHost = pump(io.stdin, child.stdin, {
       onChunk: (c) => observer?.fromClient(c),
       onEnd: () => {
         observer?.endOf('client');
@@ -169,7 +158,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       },
     });
     // server → host
-    pump(child.stdout, io.stdout, {
+    const fromServer = pump(child.stdout, io.stdout, {
       onChunk: (c) => observer?.fromServer(c),
       onEnd: () => {
         observer?.endOf('server');
@@ -181,7 +170,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       },
     });
     // server stderr → our stderr, unchanged, and into the log
-    pump(child.stderr, io.stderr, {
+    const fromStderr = pump(child.stderr, io.stderr, {
       onChunk: (c) => observer?.fromStderr(c),
       onEnd: () => {
         observer?.endOf('stderr');
@@ -189,5 +178,13 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       onDestError: () => {},
       endDest: false,
     });
+    // the analysis short of room holds the sources until it has made some (it is not allowed to stop them for long)
+    if (observer !== null) {
+      observer.pressure = (on) => {
+        fromHost.hold(on);
+        fromServer.hold(on);
+        fromStderr.hold(on);
+      };
+    }
   });
 }

@@ -155,8 +155,8 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  // the analysis allocates per message; the bare relay (--no-log) keeps V8's young generation at its smallest
-  sizeYoungGeneration(parsed.logPath !== null);
+  // the relay thread allocates little: its young generation stays at its smallest (the analysis worker sizes its own)
+  sizeYoungGeneration(false);
   const bare = bareCommand(argv);
   if (bare !== null && !commandExists(bare)) {
     const near = subcommands.find((s) => distance(s, bare) <= 2);
