@@ -20,6 +20,7 @@ export interface AnalysisData extends AnalysisOptions {
 
 /** What the analysis tells the relay thread. */
 export type AnalysisMessage =
+  | { type: 'ready' }
   | { type: 'warn'; message: string }
   | { type: 'room' }
   | { type: 'finished'; logQueue: { records: number; bytes: number } | null };

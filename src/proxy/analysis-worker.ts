@@ -8,10 +8,15 @@ import { sizeYoungGeneration } from './young-generation.js';
 
 const port = parentPort;
 if (port !== null) {
+  const send = (m: AnalysisMessage) => port.postMessage(m);
   // the analysis allocates per message: its young generation may grow to 4 MiB per semi-space
   sizeYoungGeneration(true);
-  const send = (m: AnalysisMessage) => port.postMessage(m);
-  runAnalysis(workerData as AnalysisData, send).catch((err: unknown) => {
-    send({ type: 'warn', message: `the analysis stopped (${err instanceof Error ? err.message : String(err)}); the relay goes on without a log` });
-  });
+  // loaded: a failure from here on is the analysis failing, not the worker failing to start
+  send({ type: 'ready' });
+  // a failure fails the worker: the relay thread hears of it, says so and goes on without the analysis
+  runAnalysis(workerData as AnalysisData, send).catch((err: unknown) =>
+    setImmediate(() => {
+      throw err;
+    }),
+  );
 }

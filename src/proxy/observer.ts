@@ -1,7 +1,8 @@
 /**
- * The analysis side of the relay: chunks in (copies of what was relayed), records out to the sink.
- * Everything here is guarded: an exception in analysis or logging is reported once on stderr and the
- * line still gets a minimal record; the relay never sees it.
+ * The analysis of a stdio run: chunks in (copies of what was relayed, stamped with their arrival time, in
+ * relay order), records out to the sink and the sinks beside it. It runs in the analysis worker
+ * (analysis-loop.ts). Everything here is guarded: an exception in analysis or logging is reported once
+ * on stderr and the line still gets a minimal record.
  */
 import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-splitter.js';
 import type { Output } from '../session/output.js';
@@ -33,12 +34,6 @@ export interface ObserverOptions {
   taps?: readonly RecordTap[];
 }
 
-/** Analysis runs in slices of about this long between turns of the event loop (the relay's turns). */
-const SLICE_MS = 0.2;
-/** Chunks are analysed in pieces of about this size, cut at line ends. */
-const SLICE_BYTES = 16 * 1024;
-/** Relayed bytes that may wait for the analysis; past this it catches up before the relay reads on. */
-const MAX_WAITING_BYTES = 1024 * 1024;
 /** How long sinks beside the log may take to deliver, before and again after the end record. */
 const TAP_FLUSH_MS = 1000;
 /** Losses of sinks beside the log become a sink-gap record at most this often (and at the end). */
@@ -69,27 +64,8 @@ export class Observer {
     this.stderr = mk((line) => this.line('stderr', line));
   }
 
-  /** Bytes the host wrote to the server. */
-  fromClient(chunk: Buffer): void {
-    this.enqueue(this.client, chunk);
-  }
-
-  /** Bytes the server wrote to its stdout. */
-  fromServer(chunk: Buffer): void {
-    this.enqueue(this.server, chunk);
-  }
-
-  /** Bytes the server wrote to its stderr. */
-  fromStderr(chunk: Buffer): void {
-    this.enqueue(this.stderr, chunk);
-  }
-
-  /**
-   * A chunk analysed now, stamped with the time the relay read it: the analysis worker's way in, where
-   * nothing waits for a turn of the relay.
-   */
+  /** A chunk of one stream, stamped with the time the relay read it. */
   take(which: Stream, chunk: Buffer, time: number): void {
-    this.drain();
     this.feed(this.splitterOf(which), chunk, time);
   }
 
@@ -99,7 +75,6 @@ export class Observer {
    * record counts the lines lost (one more when the lost bytes ended inside a line).
    */
   lost(which: Stream, loss: { bytes: number; lines: number; endsLine: boolean }, time: number): void {
-    this.drain();
     this.splitterOf(which).skip(loss.endsLine);
     const lost = loss.lines + (loss.endsLine ? 0 : 1);
     this.call(() => this.session.onEvent('gap', { lost, reason: 'analysis-behind', stream: which, bytes: loss.bytes }, time));
@@ -109,70 +84,8 @@ export class Observer {
     return which === 'client' ? this.client : which === 'server' ? this.server : this.stderr;
   }
 
-  /**
-   * Chunks wait for the analysis until the event loop has relayed everything that is ready (setImmediate
-   * runs after the poll phase), and the analysis runs in slices of ~0.2 ms (big chunks cut at line ends),
-   * so an answer that arrives meanwhile is relayed within a slice, not after a whole 64 KiB chunk of
-   * analysis. Memory stays bounded: past 64 KiB waiting a slice runs on, past 1 MiB the analysis catches up
-   * at once. Order and arrival times are kept; every other call analyses what waits first.
-   */
-  private readonly waiting: Array<{ splitter: LineSplitter; chunk: Buffer; time: number }> = [];
-  private scheduled = false;
-  private waitingBytes = 0;
-
-  private enqueue(splitter: LineSplitter, chunk: Buffer): void {
-    const time = this.now();
-    // big chunks in slices ending at a line end, so the relay gets a turn between them
-    let start = 0;
-    while (chunk.length - start > SLICE_BYTES) {
-      const nl = chunk.lastIndexOf(0x0a, start + SLICE_BYTES - 1);
-      if (nl < start) break;
-      this.waiting.push({ splitter, chunk: chunk.subarray(start, nl + 1), time });
-      start = nl + 1;
-    }
-    this.waiting.push({ splitter, chunk: start === 0 ? chunk : chunk.subarray(start), time });
-    this.waitingBytes += chunk.length;
-    // memory stays bounded when the analysis cannot keep up: then it runs at once, before the next read
-    if (this.waitingBytes > MAX_WAITING_BYTES) this.drain();
-    else this.schedule();
-  }
-
-  private schedule(): void {
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.onImmediate);
-    }
-  }
-
-  /** A slice of analysis, then the event loop relays what has arrived; the rest waits for the next turn. */
-  private readonly onImmediate = (): void => {
-    this.scheduled = false;
-    this.analyseWaiting(performance.now() + SLICE_MS);
-    if (this.waiting.length > 0) this.schedule();
-  };
-
-  /** Analyses all the chunks that wait, in arrival order (before anything that must come after them). */
-  private drain(): void {
-    if (this.waiting.length > 0) this.analyseWaiting(Infinity);
-  }
-
-  /**
-   * Analyses waiting chunks in arrival order until `until` (performance.now() time) has passed, but never
-   * leaves more than a few slices waiting. Each chunk is taken off the list before its analysis.
-   */
-  private analyseWaiting(until: number): void {
-    const w = this.waiting;
-    while (w.length > 0) {
-      const { splitter, chunk, time } = w.shift()!;
-      this.waitingBytes -= chunk.length;
-      this.feed(splitter, chunk, time);
-      if (this.waitingBytes <= SLICE_BYTES * 4 && performance.now() >= until) return;
-    }
-  }
-
   /** Flushes a torn last line of one direction when its stream ends. */
   endOf(which: Stream, time = this.now()): void {
-    this.drain();
     this.chunkTime = time;
     const splitter = this.splitterOf(which);
     try {
@@ -184,7 +97,6 @@ export class Observer {
 
   /** One of mcp-tap's own events, at `time` (now unless the relay stamped it). */
   event(name: EventName, fields: Record<string, unknown> = {}, time = this.now()): void {
-    this.drain();
     this.call(() => this.session.onEvent(name, fields, time));
   }
 

@@ -99,7 +99,7 @@ export class RingWriter {
         h.payload = payload.subarray(placed);
         this.heldBytes -= placed;
         break;
-      } else this.heldBytes -= payload.length;
+      } else if (h.kind <= Kind.Stderr) this.heldBytes -= payload.length;
       moved++;
     }
     if (moved > 0) held.splice(0, moved);
@@ -112,9 +112,9 @@ export class RingWriter {
     }
   }
 
-  /** Bytes held for the ring now. */
-  get heldNow(): number {
-    return this.heldBytes;
+  /** Chunks, events and counts waiting for room in the ring now. */
+  get waiting(): number {
+    return this.held.length;
   }
 
   private hold(h: Held): void {

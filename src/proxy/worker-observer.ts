@@ -58,6 +58,10 @@ export class WorkerObserver implements RelayObserver {
   /** Holds (true) or releases the relay's sources; set by the relay once its pumps exist. */
   pressure: (on: boolean) => void = () => {};
   private watch: NodeJS.Timeout | null = null;
+  /** The relay's sources are held for room in the ring. */
+  private held = false;
+  /** The analysis runs on this thread (the worker did not start). */
+  private here = false;
 
   constructor(
     analysis: AnalysisOptions,
@@ -90,6 +94,16 @@ export class WorkerObserver implements RelayObserver {
     this.ring.control(Kind.Event, Buffer.from(JSON.stringify({ name, fields })), preciseNow());
   }
 
+  /** Relayed bytes and messages dropped because the analysis was stuck (the log states each gap). */
+  dropped(): { bytes: number; lines: number } {
+    return { bytes: this.ring.droppedBytes, lines: this.ring.droppedLines };
+  }
+
+  /** Chunks and events waiting for room in the ring. */
+  waiting(): number {
+    return this.ring.waiting;
+  }
+
   /**
    * Ends the session once the analysis has taken everything before it. The analysis bounds its own wait
    * for the disk and the sinks (`maxWaitMs`); this bounds an analysis that stops making progress.
@@ -120,6 +134,7 @@ export class WorkerObserver implements RelayObserver {
 
   /** Chunks wait for room: hold the sources, and watch that the analysis still reads. */
   private holding(on: boolean): void {
+    this.held = on;
     this.pressure(on);
     if (!on) return this.stopWatch();
     if (this.watch !== null || this.gone) return;
@@ -132,6 +147,7 @@ export class WorkerObserver implements RelayObserver {
       if (still < STUCK_MS) return;
       this.stopWatch();
       this.ring.stuck();
+      this.held = false;
       this.pressure(false);
       this.opts.warn(`the analysis has read nothing for ${STUCK_MS} ms; the relay goes on, and what the analysis cannot take is dropped and counted in the log`);
     }, WATCH_MS);
@@ -144,7 +160,7 @@ export class WorkerObserver implements RelayObserver {
   }
 
   private start(): void {
-    let online = false;
+    let ready = false;
     let worker: Worker;
     try {
       worker = new Worker(this.opts.workerPath, { workerData: this.data, stdout: true });
@@ -155,19 +171,24 @@ export class WorkerObserver implements RelayObserver {
     this.worker = worker;
     worker.unref();
     worker.stdout.on('data', (d: Buffer) => this.opts.stderr.write(d));
-    worker.on('online', () => (online = true));
-    worker.on('message', (m: AnalysisMessage) => this.onMessage(m));
+    worker.on('message', (m: AnalysisMessage) => {
+      if (m.type === 'ready') ready = true;
+      else this.onMessage(m);
+    });
     worker.on('error', (err) => {
-      if (!online) return this.runHere(err);
+      if (!ready) return this.runHere(err);
       this.stop(`the analysis failed (${err.message}); the relay goes on without a log`);
     });
-    worker.on('exit', () => {
-      if (online) this.stop('the analysis ended early; the relay goes on without a log');
+    worker.on('exit', (code) => {
+      if (!ready) this.runHere(new Error(`it exited with code ${code}`));
+      else this.stop('the analysis ended early; the relay goes on without a log');
     });
   }
 
   /** The worker could not start: the same analysis runs on this thread, from the same ring. */
   private runHere(err: unknown): void {
+    if (this.worker === null && this.here) return;
+    this.here = true;
     this.worker = null;
     this.opts.warn(`the analysis worker did not start (${err instanceof Error ? err.message : String(err)}); analysing on the relay's thread`);
     void import('./analysis-loop.js')
@@ -176,6 +197,7 @@ export class WorkerObserver implements RelayObserver {
   }
 
   private onMessage(m: AnalysisMessage): void {
+    if (m.type === 'ready') return;
     if (m.type === 'warn') this.opts.warn(m.message);
     else if (m.type === 'room') this.ring.retry();
     else if (m.type === 'finished') {
@@ -188,7 +210,8 @@ export class WorkerObserver implements RelayObserver {
     if (this.gone) return;
     this.gone = true;
     this.stopWatch();
-    this.pressure(false);
+    if (this.held) this.pressure(false);
+    this.held = false;
     this.opts.warn(message);
     this.finished?.(null);
   }

@@ -113,7 +113,7 @@ describe('fuzz: splitter + shortener + session (the observer)', () => {
           obs.event('start', { name: 'fuzz' });
           // interleave the three directions' chunks in a random order
           const chunks: Record<Dir, Buffer[]> = { client: split(inputs.client, cuts), server: split(inputs.server, cuts.map((c) => c * 7)), stderr: split(inputs.stderr, cuts.map((c) => c * 3)) };
-          const feed = (d: Dir, c: Buffer) => (d === 'client' ? obs.fromClient(c) : d === 'server' ? obs.fromServer(c) : obs.fromStderr(c));
+          const feed = (d: Dir, c: Buffer) => (d === 'client' ? obs.take('client', c, 1) : d === 'server' ? obs.take('server', c, 1) : obs.take('stderr', c, 1));
           for (const d of order) {
             const c = chunks[d].shift();
             if (c) feed(d, c);
@@ -153,8 +153,8 @@ describe('fuzz: splitter + shortener + session (the observer)', () => {
         const warnings: string[] = [];
         const obs = new Observer({ sessionId: 'fuzz', maxLogBytes: 1024, sink, warn: (m) => warnings.push(m), shortener: jsonShortener });
         for (const c of split(input, cuts)) {
-          obs.fromClient(c);
-          obs.fromServer(c);
+          obs.take('client', c, 1);
+          obs.take('server', c, 1);
         }
         await obs.finish();
         expect(warnings.length).toBeLessThanOrEqual(1);
@@ -222,7 +222,7 @@ describe('fuzz: the pump relays exactly the input', () => {
           pump(src, dst, {
             onChunk: (c) => {
               seen.push(Buffer.from(c));
-              obs.fromClient(c);
+              obs.take('client', c, 1);
             },
             onEnd: () => resolve(),
             onDestError: () => {},
