@@ -233,6 +233,9 @@ function cpuSince(snap, messages) {
   const per = (x) => (x / messages) * 100_000;
   result.cpuSeconds = now.proxy - snap.proxy;
   result.cpuPer100k = per(result.cpuSeconds);
+  // the same per message, in µs: the relay process (all its threads), and its main thread (the relay's)
+  result.cpuUsPerMsg = (result.cpuSeconds / messages) * 1e6;
+  result.mainUsPerMsg = ((now.proxyMain - snap.proxyMain) / messages) * 1e6;
   // the proxy's main thread alone; the rest is V8's helpers (compiler, GC) and libuv's pool (file writes)
   result.mainCpuPer100k = per(now.proxyMain - snap.proxyMain);
   result.serverCpuPer100k = per(now.server - snap.server);
