@@ -43,6 +43,8 @@ export class FileSink {
   private outage = false;
   private retryAt = 0;
   private closed = false;
+  /** A write is with the kernel (not just scheduled): what it holds belongs to the file it was given. */
+  private inFlight = false;
   private timer: NodeJS.Timeout | null = null;
   /** Records not written since the last time the caller collected them. */
   private lostSinceReport = 0;
@@ -257,6 +259,7 @@ export class FileSink {
       return;
     }
     const done = (err: NodeJS.ErrnoException | null, n: number): void => {
+      this.inFlight = false;
       if (err) {
         // a short write before the error (a disk filling up) kept the records it completed
         const lost = this.unwritten(first, offset);
@@ -275,7 +278,7 @@ export class FileSink {
         this.outage = false;
         this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
       }
-      // complete jobs are done; a short write goes on where it stopped
+      // complete jobs are done; a short write goes on where it stopped (to the file it began in)
       let at = offset;
       while (jobs.length > 0) {
         const job = jobs[0]!;
@@ -289,6 +292,8 @@ export class FileSink {
         jobs.shift();
         if (jobs.length > 0) at = jobs[0]!.start;
       }
+      // the path stopped naming our file during the write: the next records go to a new one
+      if (this.pendingReopen) this.reopenQuietly(true);
       if (this.queue.count > 0 && !this.closed) {
         // more came in during the write: write it now if it is a lot, else after the coalescing delay
         if (this.queue.bytes >= FLUSH_NOW_BYTES) this.flush();
@@ -298,6 +303,7 @@ export class FileSink {
         this.finishCloseIfNeeded();
       }
     };
+    this.inFlight = true;
     if (jobs.length === 1) fs.write(fd, first.buf, offset, first.end - offset, null, done);
     else fs.writev(fd, jobs.map((job, i) => job.buf.subarray(i === 0 ? offset : job.start, job.end)), null, done);
   }
@@ -408,7 +414,9 @@ export class FileSink {
     // already announced; the reopen waits for the write in flight
     if (this.pendingReopen) return;
     this.opts.warn(`log ${this.opts.path} was removed or replaced while running; reopening it`);
-    if (!this.writing) this.reopenQuietly(true);
+    // records only queued (a write scheduled, none in flight) go to the new file, so the gap is told
+    // before the next record, whenever that comes
+    if (!this.inFlight) this.reopenQuietly(true);
     else this.pendingReopen = true;
   }
 
