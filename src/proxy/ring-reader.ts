@@ -1,8 +1,9 @@
 /**
  * The analysis worker's end of the ring: takes every entry the relay published, in order. Each payload
- * is copied out into its own Buffer and its room handed back before it is analysed, so the relay gets the
- * room at once and the analysis may keep views of a chunk as it always could. Pure but for Atomics on the
- * shared header.
+ * is copied out into one reused buffer and its room handed back before it is analysed, so the relay gets
+ * the room at once. The payload is valid only during the handler (the analysis copies what it keeps, as
+ * the splitter's Line contract says): a Buffer per entry left the worker's memory full of copies waiting
+ * for a scavenge. Pure but for Atomics on the shared header.
  */
 import { Kind, R, readEntry, ringViews, SLEEPING, W, WANTS_ROOM, type Entry, type RingViews } from './ring.js';
 
@@ -11,7 +12,7 @@ interface WaitAsync {
   waitAsync(a: Int32Array, index: number, value: number, timeout?: number): { async: false; value: string } | { async: true; value: Promise<string> };
 }
 
-/** One entry taken from the ring. */
+/** One entry taken from the ring; `payload` is valid only during the call. */
 export type EntryHandler = (kind: Kind, payload: Buffer, time: number) => void;
 
 /** Reads the ring on the worker; see the file comment. */
@@ -19,6 +20,8 @@ export class RingReader {
   private readonly v: RingViews;
   private r: number;
   private readonly entry: Entry = { kind: Kind.Client, time: 0, start: 0, end: 0 };
+  /** Where payloads are copied out (grown to the largest entry, at most a quarter of the ring). */
+  private scratch = Buffer.allocUnsafe(64 * 1024);
 
   constructor(sab: SharedArrayBuffer) {
     this.v = ringViews(sab);
@@ -44,7 +47,9 @@ export class RingReader {
         this.r = 0;
         continue;
       }
-      const payload = Buffer.allocUnsafe(e.end - e.start);
+      const length = e.end - e.start;
+      if (length > this.scratch.length) this.scratch = Buffer.allocUnsafe(length);
+      const payload = this.scratch.subarray(0, length);
       payload.set(v.data.subarray(e.start, e.end));
       const next = (e.end + 7) & ~7;
       this.r = next >= v.capacity ? 0 : next;

@@ -16,6 +16,7 @@ import { TapError } from '../errors.js';
 import type { ShipTarget } from '../ship/ship-tap.js';
 import { WorkerObserver } from './worker-observer.js';
 import { ANALYSIS_WORKER } from '../package-paths.js';
+import { relayScavenger } from './young-generation.js';
 
 export interface ProxyOptions {
   command: string;
@@ -74,7 +75,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
     const log = { logPath: opts.logPath, maxLogSize: opts.maxLogSize, maxLogFiles: opts.maxLogFiles, quiet: opts.quiet };
-    observer = new WorkerObserver({ sessionId, maxLogBytes: opts.maxLogBytes, log, taps: tapOptions, secrets }, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr });
+    observer = new WorkerObserver({ sessionId, maxLogBytes: opts.maxLogBytes, log, taps: tapOptions, secrets }, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr, scavenge: relayScavenger() });
     observer.event('start', {
       name: opts.name,
       command: opts.command,

@@ -36,6 +36,8 @@ export interface WorkerObserverOptions {
   ringBytes?: number;
   /** Relayed bytes held once the analysis is stuck, before they are dropped and counted (default 8 MiB). */
   maxHeldBytes?: number;
+  /** Called with each chunk's size (the relay's scavenger, young-generation.ts). */
+  scavenge?: (bytes: number) => void;
 }
 
 /** The analysis read nothing for this long while chunks waited for room: it is stuck. */
@@ -55,6 +57,8 @@ export class WorkerObserver implements RelayObserver {
   private gone = false;
   private finished: ((queue: { records: number; bytes: number } | null) => void) | null = null;
   private readonly done: Promise<{ records: number; bytes: number } | null>;
+  /** Frees the relayed chunks' memory now and then (young-generation.ts). */
+  private readonly scavenge: (bytes: number) => void;
   /** Holds (true) or releases the relay's sources; set by the relay once its pumps exist. */
   pressure: (on: boolean) => void = () => {};
   private watch: NodeJS.Timeout | null = null;
@@ -67,23 +71,27 @@ export class WorkerObserver implements RelayObserver {
     analysis: AnalysisOptions,
     private readonly opts: WorkerObserverOptions,
   ) {
-    const sab = createRing(opts.ringBytes ?? Number(process.env.TAP_RING ?? 4 * 1024 * 1024));
+    const sab = createRing(opts.ringBytes ?? 4 * 1024 * 1024);
     this.data = { ...analysis, ring: sab };
     this.ring = new RingWriter(sab, { maxHeldBytes: opts.maxHeldBytes ?? 8 * 1024 * 1024, onHolding: (on) => this.holding(on) });
+    this.scavenge = opts.scavenge ?? (() => {});
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.start();
   }
 
   fromClient(chunk: Buffer): void {
     if (!this.gone) this.ring.chunk(Kind.Client, chunk, preciseNow());
+    this.scavenge(chunk.length);
   }
 
   fromServer(chunk: Buffer): void {
     if (!this.gone) this.ring.chunk(Kind.Server, chunk, preciseNow());
+    this.scavenge(chunk.length);
   }
 
   fromStderr(chunk: Buffer): void {
     if (!this.gone) this.ring.chunk(Kind.Stderr, chunk, preciseNow());
+    this.scavenge(chunk.length);
   }
 
   endOf(which: Stream): void {
