@@ -9,7 +9,7 @@ import { SIGNALS, startServer, type EarlyStart } from './early-start.js';
 import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
 import { startWatchdog } from './watchdog.js';
-import { stopTree, treeStopPlan } from '../platform/process-tree.js';
+import { stopTree, treeStopPlan, treeStopsSettled } from '../platform/process-tree.js';
 import { envSecrets } from '../log/env-secrets.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
@@ -106,8 +106,9 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   process.once('uncaughtException', (err) => {
     io.warn(`internal error: ${err.message}; stopping the server (please report this)`);
     void stopTree(treeStopPlan(process.platform, child.pid, 'SIGTERM'), child);
-    // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM
-    process.exit(70);
+    // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM;
+    // a Windows stop (no watchdog there) is seen through first, bounded, or exiting would cut it short
+    void treeStopsSettled().finally(() => process.exit(70));
   });
 
   return new Promise<number>((resolve) => {
