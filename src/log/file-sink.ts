@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import { describeFsError } from './fs-error.js';
 import { openLogFile } from './open-log-file.js';
 import type { LogRecord } from './record.js';
-import { RecordQueue, type Job } from './record-queue.js';
+import { RecordQueue, unwrittenOf, type Job } from './record-queue.js';
+import { rotateLogFiles } from './rotate-log-files.js';
 
 export interface FileSinkOptions {
   path: string;
@@ -310,15 +311,9 @@ export class FileSink {
 
   /** The records of `job` not wholly written when the file took bytes up to `offset`; notes a torn one. */
   private unwritten(job: Job, offset: number): { records: number; carries: number } {
-    let i = 0;
-    while (i < job.ends.length && job.ends[i]! <= offset) i++;
-    const firstStart = i > 0 ? job.ends[i - 1]! : job.lead ? job.start + 1 : job.start;
-    // bytes of record i reached the file: the line there is torn; or the line end meant to end an
-    // earlier torn line did not reach it: that line is still torn
-    if ((offset > firstStart && i < job.ends.length) || (job.lead && offset === job.start)) this.tornTail = true;
-    let carries = 0;
-    for (let k = i; k < job.carryList.length; k++) carries += job.carryList[k]!;
-    return { records: job.ends.length - i, carries };
+    const left = unwrittenOf(job, offset);
+    if (left.torn) this.tornTail = true;
+    return left;
   }
 
   private finishCloseIfNeeded(): void {
@@ -451,14 +446,8 @@ export class FileSink {
 
   private rotate(): void {
     if (this.fd === null) return;
-    const p = this.opts.path;
     try {
-      for (let i = this.maxFiles - 1; i >= 1; i--) {
-        if (fs.existsSync(`${p}.${i}`)) fs.renameSync(`${p}.${i}`, `${p}.${i + 1}`);
-      }
-      if (this.maxFiles >= 1) fs.renameSync(p, `${p}.1`);
-      else fs.unlinkSync(p);
-      if (fs.existsSync(`${p}.${this.maxFiles + 1}`)) fs.unlinkSync(`${p}.${this.maxFiles + 1}`);
+      rotateLogFiles(this.opts.path, this.maxFiles);
       this.reopenQuietly();
     } catch (err) {
       this.opts.warn(`log rotation failed (${describeFsError(err)}); writing on`);

@@ -205,3 +205,18 @@ export class RecordQueue {
     return size;
   }
 }
+
+/**
+ * What a write that stopped at byte `offset` of `job` did not write: the records not wholly in the file
+ * and the loss counts they carried; `torn` when the file now ends inside a line (bytes of a record got
+ * there, or the line end meant to end an earlier torn line did not).
+ */
+export function unwrittenOf(job: Job, offset: number): { records: number; carries: number; torn: boolean } {
+  let i = 0;
+  while (i < job.ends.length && job.ends[i]! <= offset) i++;
+  const firstStart = i > 0 ? job.ends[i - 1]! : job.lead ? job.start + 1 : job.start;
+  const torn = (offset > firstStart && i < job.ends.length) || (job.lead && offset === job.start);
+  let carries = 0;
+  for (let k = i; k < job.carryList.length; k++) carries += job.carryList[k]!;
+  return { records: job.ends.length - i, carries, torn };
+}

@@ -103,7 +103,7 @@ export class OtlpTap implements RecordTap {
       url: c.url,
       warn: opts.warn,
     });
-    const m = c.metrics;
+    const m = c.metrics ?? null;
     if (m !== null) {
       this.metrics = new DurationMetrics(Date.now());
       this.metricExporter = new MetricExporter({
