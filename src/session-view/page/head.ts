@@ -32,7 +32,9 @@ export class SessionHead {
     for (const n of this.parts.lead()) root.appendChild(n);
     root.appendChild(el('h2', undefined, vis(info.name)));
     root.appendChild(el('span', 'sid', vis(info.id)));
-    root.appendChild(el('span', 'figures', figuresText(fold)));
+    const figures = el('span', 'figures', figuresText(fold));
+    figures.title = 'errors: error answers (not refused discovery probes) and isError results; findings: notes on the records; unanswered: requests without an answer (yet)';
+    root.appendChild(figures);
     for (const n of this.parts.tail()) root.appendChild(n);
   }
 }

@@ -36,7 +36,8 @@ export class SessionView {
   readonly list: MessageList;
   readonly wf: Waterfall;
   private frame = 0;
-  private dirty = false;
+  /** Rows came since the list was last made. */
+  private rowsDirty = false;
   /** Rows already run through the filter; -1: all of them again. */
   private filteredUpTo = -1;
   private drawn = 0;
@@ -99,10 +100,11 @@ export class SessionView {
   /** More rows of the open session (the ones it holds already are skipped). */
   add(rows: readonly SessionRow[]): void {
     if (!this.fold || this.fold.addNew(rows) === 0) return;
+    this.rowsDirty = true;
     this.later();
   }
 
-  /** Moves the open session's end on (a live session: open requests run to now). */
+  /** Moves the open session's end on (a live session: open requests run to now): the waterfall only. */
   extendTo(t: number): void {
     if (!this.fold || t <= this.fold.end) return;
     this.fold.wf.extendTo(t);
@@ -159,31 +161,32 @@ export class SessionView {
   }
 
   private later(): void {
-    this.dirty = true;
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      if (this.dirty) this.flush(false);
+      this.flush(false);
     });
   }
 
-  /** Applies what changed: the filters' choices, the list, the count, the head, the waterfall. */
+  /** Applies what changed: the filters' choices, the list, the count and the head when rows did; the waterfall. */
   private flush(now: boolean): void {
-    this.dirty = false;
     const fold = this.fold;
     if (!fold) return;
-    this.bar.options(fold);
     this.wf.tv.extent(fold.first, fold.end);
-    // an outcome can change when its answer comes, so those filters look at every row again
-    const f = this.filter;
-    if (this.filteredUpTo < 0 || f.outcome || f.err) this.list.idx = filterRows(fold, f, this.range());
-    else for (const i of filterRows(fold, f, this.range(), this.filteredUpTo)) this.list.idx.push(i);
-    this.filteredUpTo = fold.rows.length;
-    this.list.show(this.list.idx);
-    const n = fold.rows.length;
-    const shown = this.list.idx.length;
-    this.bar.count.textContent = shown === n ? `${n} messages` : `${shown} of ${n} messages`;
-    this.head.render(this.info, fold);
+    if (now || this.rowsDirty) {
+      this.rowsDirty = false;
+      this.bar.options(fold);
+      // an outcome can change when its answer comes, so those filters look at every row again
+      const f = this.filter;
+      if (this.filteredUpTo < 0 || f.outcome || f.err) this.list.idx = filterRows(fold, f, this.range());
+      else for (const i of filterRows(fold, f, this.range(), this.filteredUpTo)) this.list.idx.push(i);
+      this.filteredUpTo = fold.rows.length;
+      this.list.show(this.list.idx);
+      const n = fold.rows.length;
+      const shown = this.list.idx.length;
+      this.bar.count.textContent = shown === n ? `${n} messages` : `${shown} of ${n} messages`;
+      this.head.render(this.info, fold);
+    }
     const t = performance.now();
     if (now || t - this.drawn >= this.opts.redrawMs) {
       this.drawn = t;
