@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { tempDir } from '../helpers/paths.js';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
-import { cli, launchChromium } from '../helpers/fronts.js';
+import { cli, launchChromium, newPage } from '../helpers/fronts.js';
 import { PLANTED_ENV, PLANTED_FLAGS, PLANTED_SECRETS, SECRETS_LOG, survivingSecrets } from '../fixtures/planted-secrets.js';
 import { reportChunks } from '../../src/report/page.js';
 import { syntheticSession } from '../helpers/synthetic-session.js';
@@ -53,14 +53,7 @@ let tmp: ReturnType<typeof tempDir>;
 
 /** Opens a report from disk, recording every request the page makes and every script error. */
 async function open(file: string, viewport = { width: 1400, height: 1400 }): Promise<Opened> {
-  const page = await browser.newPage({ viewport });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (r) => requests.push(r.url()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  const { page, requests, errors } = await newPage(browser, viewport);
   const url = pathToFileURL(file).href;
   const t = Date.now();
   await page.goto(url);

@@ -62,7 +62,8 @@ export function shownRecords(log: string, session: string): LogRecord[] {
     .filter((r) => r.session === session && !isQuietExchange(r));
 }
 
-async function newPage(browser: Browser, viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+/** A page that records every request it makes and every script or console error. */
+export async function newPage(browser: Browser, viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[]; requests: string[] }> {
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
   const requests: string[] = [];
