@@ -82,9 +82,8 @@ export class SessionView {
     this.fold = fold;
     this.list.reset();
     this.wf.reset();
+    this.wf.show(true);
     this.filter = this.bar.reset(fold);
-    this.wf.tv.extent(fold.first, fold.end);
-    this.wf.tv.view = [this.wf.tv.full[0], this.wf.tv.full[1]];
     this.refilter();
   }
 
@@ -94,6 +93,9 @@ export class SessionView {
     this.fold = null;
     this.list.reset();
     this.list.render();
+    this.wf.reset();
+    this.wf.show(false);
+    this.bar.count.textContent = '';
     this.head.render(null, null);
   }
 

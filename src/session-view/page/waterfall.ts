@@ -123,6 +123,11 @@ export class Waterfall {
     this.host.viewChanged();
   }
 
+  /** Shows the waterfall, or hides it while there is no session. */
+  show(on: boolean): void {
+    this.wf.hidden = !on;
+  }
+
   /** Forgets the session shown (a new one opens): its bars, its lanes, its scroll. */
   reset(): void {
     for (const l of this.lanes) l.row.remove();
