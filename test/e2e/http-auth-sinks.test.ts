@@ -28,7 +28,7 @@ import { harProblems, type Har } from '../helpers/har.js';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
 import { makeUiHandler } from '../../src/ui/handler.js';
 import { LogWatch } from '../../src/ui/log-watch.js';
-import type { LiveRow } from '../../src/ui/live-row.js';
+import type { SessionRow } from '../../src/session-view/row.js';
 
 const require = createRequire(import.meta.url);
 const { MockOtlpServer, normalizeTrace } = require('@elastic/mockotlpserver') as {
@@ -284,7 +284,7 @@ describe('mcp-tap http: a bearer-protected upstream, signed in through the tap',
     for (const s of new Set(readRecords(log).map((r) => r.session))) {
       const rows = await ask(`/api/rows?log=0&session=${encodeURIComponent(s)}`);
       ui += rows;
-      for (const line of rows.split('\n').filter(Boolean)) ui += await ask(`/api/body?log=0&session=${encodeURIComponent(s)}&seq=${(JSON.parse(line) as LiveRow).s}`);
+      for (const line of rows.split('\n').filter(Boolean)) ui += await ask(`/api/body?log=0&session=${encodeURIComponent(s)}&seq=${(JSON.parse(line) as SessionRow).s}`);
     }
     ac.abort();
     outputs['ui'] = ui;
