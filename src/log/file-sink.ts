@@ -70,19 +70,22 @@ export class FileSink {
     this.maxFiles = opts.maxFiles ?? 3;
   }
 
-  /** Opens the path (anew) and takes over its inode and size; throws the fs error. */
-  private attach(warn: (m: string) => void = () => {}): void {
-    this.fd = openLogFile(this.opts.path, warn);
+  /** Opens the path (anew), or takes `fd` opened on it already, with its inode and size; throws the fs error. */
+  private attach(warn: (m: string) => void = () => {}, fd?: number): void {
+    this.fd = fd ?? openLogFile(this.opts.path, warn);
     const st = fs.fstatSync(this.fd);
     this.ino = st.ino;
     this.size = st.size;
     if (this.size === 0) this.tornTail = false;
   }
 
-  /** Opens the file; on failure warns once and keeps counting what it could not write. */
-  open(): boolean {
+  /**
+   * Opens the file, or takes `fd` (opened on it where the relay starts); on failure warns once and keeps
+   * counting what it could not write.
+   */
+  open(fd?: number): boolean {
     try {
-      this.attach(this.opts.warn);
+      this.attach(this.opts.warn, fd);
       this.broken = false;
       const interval = this.opts.checkIntervalMs ?? 1000;
       if (interval > 0 && !this.timer) {

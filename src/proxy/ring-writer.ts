@@ -1,11 +1,12 @@
 /**
  * The relay thread's end of the ring: a copy of each relayed chunk goes in with its arrival time, and
  * mcp-tap's events in between, in order. It never waits. When the ring is full the chunks are held (no
- * copy: a relayed chunk is never reused) and the owner hears of it, to hold the relay's sources until
- * there is room (the analysis keeps pace, as a slow destination would). Once the owner finds the analysis
- * stuck, chunks past a bound are dropped and counted per stream instead, and the count goes into the ring
- * as a Lost entry where the bytes would have been, so the log states the gap at its place. Pure but for
- * Atomics on the shared header.
+ * copy: a relayed chunk is never reused) until the analysis makes room. Past `paceBytes` held, the
+ * protocol streams are paced (the owner holds their sources until half of it is in the ring: the
+ * analysis that far behind is a flood no host sends, and the log keeps every message) while the
+ * server's stderr, which is no protocol, is dropped and counted rather than slowed; once the owner finds
+ * the analysis stuck, every stream is. A count goes into the ring as a Lost entry where the bytes would
+ * have been, so the log states the gap at its place. Pure but for Atomics on the shared header.
  */
 import { entrySize, Kind, maxPayload, placeEntry, R, ringViews, SLEEPING, W, WANTS_ROOM, writeEntryHead, writeWrap, type RingViews, type StreamKind } from './ring.js';
 
@@ -19,10 +20,12 @@ interface Held {
 }
 
 export interface RingWriterOptions {
-  /** Bytes of relayed chunks held while the analysis is stuck, before they are dropped. */
-  maxHeldBytes: number;
-  /** Chunks started (true) or stopped (false) waiting for room in the ring. */
-  onHolding: (holding: boolean) => void;
+  /** Bytes of relayed chunks held for the ring before the protocol streams are paced and stderr dropped. */
+  paceBytes: number;
+  /** Pace the protocol streams' sources (true) or let them go (false). */
+  onPace: (on: boolean) => void;
+  /** Once per outage: relayed bytes are being dropped (and counted), with what was held then. */
+  onBehind: (heldBytes: number) => void;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -41,8 +44,11 @@ export class RingWriter {
   private w: number;
   private readonly held: Held[] = [];
   private heldBytes = 0;
-  /** The analysis is stuck: chunks past maxHeldBytes are dropped until the held ones are in the ring. */
-  private dropping = false;
+  private pacing = false;
+  /** The analysis is stuck: every stream is dropped past paceBytes until the held chunks are in the ring. */
+  private stuckNow = false;
+  /** Dropping since the last time the held chunks were all in the ring (one warning per outage). */
+  private behind = false;
   /** Relayed bytes and lines dropped in all (the log says where). */
   droppedBytes = 0;
   droppedLines = 0;
@@ -64,13 +70,24 @@ export class RingWriter {
       this.publish();
       chunk = chunk.subarray(placed);
     }
-    if (!this.dropping || this.heldBytes + chunk.length <= this.opts.maxHeldBytes) this.hold({ kind: stream, payload: chunk, time });
-    else this.drop(stream, chunk, time);
+    const over = this.heldBytes + chunk.length > this.opts.paceBytes;
+    if (over && (stream === Kind.Stderr || this.stuckNow)) return this.drop(stream, chunk, time);
+    this.hold({ kind: stream, payload: chunk, time });
+    if (over && !this.pacing) {
+      this.pacing = true;
+      this.opts.onPace(true);
+    }
   }
 
-  /** The analysis makes no progress: from now on chunks past maxHeldBytes are dropped (and counted). */
+  /** The analysis makes no progress while the relay is paced: let the relay go, drop past the bound. */
   stuck(): void {
-    this.dropping = true;
+    this.stuckNow = true;
+    this.endPace();
+  }
+
+  /** Whether the protocol streams are paced now. */
+  get paced(): boolean {
+    return this.pacing;
   }
 
   /** Where the analysis has read up to (it moves while the analysis makes progress). */
@@ -104,12 +121,19 @@ export class RingWriter {
     }
     if (moved > 0) held.splice(0, moved);
     this.publish();
+    if (this.pacing && this.heldBytes <= this.opts.paceBytes / 2) this.endPace();
     if (held.length > 0) this.wantRoom();
     else if (moved > 0) {
-      this.dropping = false;
+      this.behind = false;
+      this.stuckNow = false;
       Atomics.store(this.v.header, WANTS_ROOM, 0);
-      this.opts.onHolding(false);
     }
+  }
+
+  private endPace(): void {
+    if (!this.pacing) return;
+    this.pacing = false;
+    this.opts.onPace(false);
   }
 
   /** Chunks, events and counts waiting for room in the ring now. */
@@ -118,7 +142,6 @@ export class RingWriter {
   }
 
   private hold(h: Held): void {
-    if (this.held.length === 0) this.opts.onHolding(true);
     this.held.push(h);
     if (h.lost === undefined && h.kind <= Kind.Stderr) this.heldBytes += h.payload.length;
     this.wantRoom();
@@ -135,6 +158,10 @@ export class RingWriter {
       last.lost.lines += lines;
       last.lost.endsLine = endsLine;
     } else this.hold({ kind: Kind.Lost, payload: EMPTY, time, lost: { stream, bytes: chunk.length, lines, endsLine } });
+    if (!this.behind) {
+      this.behind = true;
+      this.opts.onBehind(this.heldBytes);
+    }
   }
 
   private wantRoom(): void {

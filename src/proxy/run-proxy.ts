@@ -15,6 +15,7 @@ import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
 import type { ShipTarget } from '../ship/ship-tap.js';
 import { WorkerObserver } from './worker-observer.js';
+import { openLogFd } from './open-sink.js';
 import { ANALYSIS_WORKER } from '../package-paths.js';
 import { relayScavenger } from './young-generation.js';
 
@@ -75,7 +76,8 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
     const log = { logPath: opts.logPath, maxLogSize: opts.maxLogSize, maxLogFiles: opts.maxLogFiles, quiet: opts.quiet };
-    observer = new WorkerObserver({ sessionId, maxLogBytes: opts.maxLogBytes, log, taps: tapOptions, secrets }, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr, scavenge: relayScavenger() });
+    const fd = openLogFd(log, io.warn);
+    observer = new WorkerObserver({ sessionId, maxLogBytes: opts.maxLogBytes, log: { ...log, fd }, taps: tapOptions, secrets }, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr, scavenge: relayScavenger() });
     observer.event('start', {
       name: opts.name,
       command: opts.command,
@@ -90,8 +92,9 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   }
 
   let child;
+  let end;
   try {
-    child = (await childPromise).child;
+    ({ child, end } = await childPromise);
   } catch (err) {
     for (const s of SIGNALS) process.off(s, onEarlySignal);
     trace('spawn failed', { error: err instanceof Error ? err.message : String(err), ms: performance.now() - spawnAt });
@@ -134,7 +137,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
         });
       },
       onExit: (code, signal) => observer?.event('exit', { code, signal }),
-    });
+    }, end);
 
     const onSignal = (signal: NodeJS.Signals) => {
       trace('signal received', { signal });
@@ -172,7 +175,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       },
     });
     // server stderr → our stderr, unchanged, and into the log
-    const fromStderr = pump(child.stderr, io.stderr, {
+    pump(child.stderr, io.stderr, {
       onChunk: (c) => observer?.fromStderr(c),
       onEnd: () => {
         observer?.endOf('stderr');
@@ -180,12 +183,11 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       onDestError: () => {},
       endDest: false,
     });
-    // the analysis short of room holds the sources until it has made some (it is not allowed to stop them for long)
+    // the analysis far behind paces the protocol streams until it caught up (stderr is never slowed)
     if (observer !== null) {
       observer.pressure = (on) => {
         fromHost.hold(on);
         fromServer.hold(on);
-        fromStderr.hold(on);
       };
     }
   });

@@ -1,10 +1,12 @@
 /**
  * The relay thread's side of the analysis: what the relay observes goes into the shared ring, stamped
  * with its arrival time, and the analysis worker does the rest. Per chunk that is one copy and a few
- * stores, never a wait or a system call while the worker is awake. When the ring is full the relay's
- * sources are held until the worker makes room (it keeps pace, as a slow destination would); when the
- * worker makes no progress for STUCK_MS, or fails, the relay goes on without it and stderr says so. When
- * the worker cannot start, the same analysis runs on this thread.
+ * stores, never a wait or a system call while the worker is awake. What the ring has no room for is
+ * held; only when the analysis is PACE_BYTES behind (a flood no host sends) are the protocol streams'
+ * sources held until it caught up half of it, while a flood of stderr is dropped and counted instead.
+ * When the worker reads nothing for STUCK_MS meanwhile, or fails, the relay goes on without it and
+ * stderr says so; the log states each gap at its place. When the worker cannot start, the same analysis
+ * runs on this thread.
  */
 import { Worker } from 'node:worker_threads';
 import type { Writable } from 'node:stream';
@@ -34,14 +36,15 @@ export interface WorkerObserverOptions {
   stderr: Writable;
   /** Ring data bytes (default 4 MiB). */
   ringBytes?: number;
-  /** Relayed bytes held once the analysis is stuck, before they are dropped and counted (default 8 MiB). */
-  maxHeldBytes?: number;
+  /** Relayed bytes held for the ring before the protocol streams are paced and stderr dropped (default 16 MiB). */
+  paceBytes?: number;
   /** Called with each chunk's size (the relay's scavenger, young-generation.ts). */
   scavenge?: (bytes: number) => void;
 }
 
-/** The analysis read nothing for this long while chunks waited for room: it is stuck. */
+/** The analysis read nothing for this long while the relay was paced: it is stuck. */
 const STUCK_MS = 1000;
+/** How often the relay looks whether the analysis still makes progress. */
 const WATCH_MS = 250;
 
 const STREAM_KIND: Record<Stream, StreamKind> = { client: Kind.Client, server: Kind.Server, stderr: Kind.Stderr };
@@ -57,13 +60,11 @@ export class WorkerObserver implements RelayObserver {
   private gone = false;
   private finished: ((queue: { records: number; bytes: number } | null) => void) | null = null;
   private readonly done: Promise<{ records: number; bytes: number } | null>;
-  /** Frees the relayed chunks' memory now and then (young-generation.ts). */
-  private readonly scavenge: (bytes: number) => void;
-  /** Holds (true) or releases the relay's sources; set by the relay once its pumps exist. */
+  /** Holds (true) or releases the protocol streams' sources; set by the relay once its pumps exist. */
   pressure: (on: boolean) => void = () => {};
   private watch: NodeJS.Timeout | null = null;
-  /** The relay's sources are held for room in the ring. */
-  private held = false;
+  /** Frees the relayed chunks' memory now and then (young-generation.ts). */
+  private readonly scavenge: (bytes: number) => void;
   /** The analysis runs on this thread (the worker did not start). */
   private here = false;
 
@@ -73,7 +74,11 @@ export class WorkerObserver implements RelayObserver {
   ) {
     const sab = createRing(opts.ringBytes ?? 4 * 1024 * 1024);
     this.data = { ...analysis, ring: sab };
-    this.ring = new RingWriter(sab, { maxHeldBytes: opts.maxHeldBytes ?? 8 * 1024 * 1024, onHolding: (on) => this.holding(on) });
+    this.ring = new RingWriter(sab, {
+      paceBytes: opts.paceBytes ?? 16 * 1024 * 1024,
+      onPace: (on) => this.pace(on),
+      onBehind: (held) => opts.warn(`the analysis is ${(held / (1024 * 1024)).toFixed(1)} MiB behind the relay; what it cannot take is dropped and counted in the log`),
+    });
     this.scavenge = opts.scavenge ?? (() => {});
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.start();
@@ -140,9 +145,8 @@ export class WorkerObserver implements RelayObserver {
     return queue;
   }
 
-  /** Chunks wait for room: hold the sources, and watch that the analysis still reads. */
-  private holding(on: boolean): void {
-    this.held = on;
+  /** Paced: hold the protocol streams' sources, and watch that the analysis still reads. */
+  private pace(on: boolean): void {
     this.pressure(on);
     if (!on) return this.stopWatch();
     if (this.watch !== null || this.gone) return;
@@ -153,11 +157,8 @@ export class WorkerObserver implements RelayObserver {
       still = now === at ? still + WATCH_MS : 0;
       at = now;
       if (still < STUCK_MS) return;
-      this.stopWatch();
+      this.opts.warn(`the analysis has read nothing for ${STUCK_MS} ms; the relay goes on without waiting for it`);
       this.ring.stuck();
-      this.held = false;
-      this.pressure(false);
-      this.opts.warn(`the analysis has read nothing for ${STUCK_MS} ms; the relay goes on, and what the analysis cannot take is dropped and counted in the log`);
     }, WATCH_MS);
     this.watch.unref();
   }
@@ -171,7 +172,8 @@ export class WorkerObserver implements RelayObserver {
     let ready = false;
     let worker: Worker;
     try {
-      worker = new Worker(this.opts.workerPath, { workerData: this.data, stdout: true });
+      // trackUnmanagedFds off: the log's descriptor is opened here and closed there, which is fine
+      worker = new Worker(this.opts.workerPath, { workerData: this.data, stdout: true, trackUnmanagedFds: false });
     } catch (err) {
       this.runHere(err);
       return;
@@ -218,8 +220,7 @@ export class WorkerObserver implements RelayObserver {
     if (this.gone) return;
     this.gone = true;
     this.stopWatch();
-    if (this.held) this.pressure(false);
-    this.held = false;
+    if (this.ring.paced) this.ring.stuck();
     this.opts.warn(message);
     this.finished?.(null);
   }

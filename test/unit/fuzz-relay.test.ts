@@ -122,7 +122,7 @@ describe('fuzz: splitter + shortener + session (the observer)', () => {
           const viaRing = memorySink();
           const b = new Observer({ sessionId: 'ring', maxLogBytes: 4096, sink: viaRing, warn: () => {}, shortener: jsonShortener, now: () => 1 });
           const sab = createRing(capacity);
-          const writer = new RingWriter(sab, { maxHeldBytes: 1 << 30, onHolding: () => {} });
+          const writer = new RingWriter(sab, { paceBytes: 1 << 30, onPace: () => {}, onBehind: () => {} });
           const reader = new RingReader(sab);
           const take = (kind: number, payload: Buffer, time: number) => b.take(kind === Kind.Client ? 'client' : 'server', payload, time);
           for (const [d, c] of steps) {

@@ -1,9 +1,9 @@
 /**
  * The ring between the relay thread and the analysis worker (one writer, one reader, in memory here):
  * every chunk, event and count comes out once, in order, with its bytes and time, whatever the sizes and
- * however the writes and reads interleave; a full ring holds chunks (and says so) instead of losing
- * them; only once the analysis is stuck are chunks past the bound dropped, and then the count stands
- * where the bytes were.
+ * however the writes and reads interleave; a full ring holds chunks instead of losing them; past a bound
+ * the protocol streams are paced (never dropped) and stderr is dropped, said once, counted where it was;
+ * once the analysis is stuck every stream is.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -17,15 +17,16 @@ interface Out {
   time: number;
 }
 
-function pair(capacity: number, maxHeldBytes = 1 << 30) {
+function pair(capacity: number, paceBytes = 1 << 30) {
   const sab = createRing(capacity);
-  const holding: boolean[] = [];
-  const writer = new RingWriter(sab, { maxHeldBytes, onHolding: (on) => holding.push(on) });
+  const behind: number[] = [];
+  const pace: boolean[] = [];
+  const writer = new RingWriter(sab, { paceBytes, onPace: (on) => pace.push(on), onBehind: (held) => behind.push(held) });
   const reader = new RingReader(sab);
   const out: Out[] = [];
   let rooms = 0;
   const read = () => reader.drain((kind, payload, time) => out.push({ kind, text: payload.toString('latin1'), time }), () => rooms++);
-  return { writer, reader, out, read, holding, rooms: () => rooms };
+  return { writer, reader, out, read, behind, pace, rooms: () => rooms };
 }
 
 /** Consecutive entries of one kind joined (a chunk larger than an entry comes out in pieces). */
@@ -80,11 +81,10 @@ describe('relay ring', () => {
     );
   });
 
-  it('a full ring holds chunks without losing one, says so once, and lets go when the reader made room', () => {
+  it('a full ring holds chunks without losing one, and lets go when the reader made room', () => {
     const p = pair(1024);
     const chunks = Array.from({ length: 20 }, (_, i) => Buffer.from(String(i).padStart(3, '0').repeat(40)));
     for (const c of chunks) p.writer.chunk(Kind.Server, c, 1);
-    expect(p.holding).toEqual([true]);
     expect(p.writer.waiting).toBeGreaterThan(0);
     // the reader is told that the writer waits for room
     p.read();
@@ -94,14 +94,15 @@ describe('relay ring', () => {
       p.read();
     }
     p.writer.retry();
-    expect(p.holding).toEqual([true, false]);
+    expect(p.writer.waiting).toBe(0);
     expect(p.out.map((o) => o.text).join('')).toBe(chunks.map((c) => c.toString()).join(''));
     expect(p.writer.droppedBytes).toBe(0);
+    expect(p.behind).toEqual([]);
   });
 
   it('the reader asks for a retry as long as the writer holds anything: no retry is ever needed but on its word', () => {
     const sab = createRing(512);
-    const writer = new RingWriter(sab, { maxHeldBytes: 1 << 30, onHolding: () => {} });
+    const writer = new RingWriter(sab, { paceBytes: 1 << 30, onPace: () => {}, onBehind: () => {} });
     const reader = new RingReader(sab);
     let text = '';
     let asked = 0;
@@ -148,36 +149,80 @@ describe('relay ring', () => {
     expect(p.out.map((o) => o.text).join('')).toBe(big.toString());
   });
 
-  it('only once the analysis is stuck are chunks past the bound dropped, counted where they were', () => {
-    const p = pair(512, 300);
-    // not stuck: everything is held, however much
-    for (let i = 0; i < 10; i++) p.writer.chunk(Kind.Client, Buffer.from(`{"n":${i}}\n`.padEnd(100, ' ')), 1);
+  it('past the bound the protocol streams are paced, never dropped, until half of it is in the ring', () => {
+    const p = pair(512, 1400);
+    const sent: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const c = `{"n":${i}}\n`.padEnd(100, ' ');
+      sent.push(c);
+      p.writer.chunk(i % 2 ? Kind.Server : Kind.Client, Buffer.from(c), 1);
+    }
+    expect(p.pace).toEqual([true]);
     expect(p.writer.droppedBytes).toBe(0);
-    p.writer.stuck();
-    // stuck: past 300 held bytes a chunk is dropped; three dropped chunks of one stream are one count
-    p.writer.chunk(Kind.Client, Buffer.from('{"a":1}\n{"b":'), 2);
-    p.writer.chunk(Kind.Client, Buffer.from('2}\n'), 3);
-    p.writer.chunk(Kind.Server, Buffer.from('x\n'), 4);
-    expect(p.writer.droppedBytes).toBe(13 + 3 + 2);
-    expect(p.writer.droppedLines).toBe(3);
+    for (let k = 0; k < 40 && p.writer.waiting > 0; k++) {
+      p.read();
+      p.writer.retry();
+    }
+    expect(p.pace).toEqual([true, false]);
+    p.read();
+    expect(p.out.map((o) => o.text).join('')).toBe(sent.join(''));
+    expect(p.behind).toEqual([]);
+  });
+
+  it('past the bound stderr is dropped, said once, counted where it was; once the held chunks are in, it is held again', () => {
+    const p = pair(512, 1400);
+    for (let i = 0; i < 18; i++) p.writer.chunk(Kind.Stderr, Buffer.from(`line ${i}\n`.padEnd(100, ' ')), 1);
+    expect(p.writer.droppedBytes).toBe(0);
+    // past the bound: dropped; dropped chunks of one stream in a row are one count
+    p.writer.chunk(Kind.Stderr, Buffer.from('one\ntwo'), 2);
+    p.writer.chunk(Kind.Stderr, Buffer.from(' more\n'), 3);
+    expect(p.writer.droppedBytes).toBe(7 + 6);
+    expect(p.writer.droppedLines).toBe(2);
+    expect(p.behind).toHaveLength(1);
+    expect(p.pace).toEqual([]);
     for (let k = 0; k < 40 && p.writer.waiting > 0; k++) {
       p.read();
       p.writer.retry();
     }
     p.read();
-    p.writer.retry();
+    const lost = p.out.filter((o) => o.kind === Kind.Lost).map((o) => JSON.parse(o.text) as unknown);
+    expect(lost).toEqual([{ stream: Kind.Stderr, bytes: 13, lines: 2, endsLine: true }]);
+    // the count stands after the lines held before it
+    const at = p.out.findIndex((o) => o.kind === Kind.Lost);
+    expect(p.out.slice(0, at).map((o) => o.text).join('').split('\n').length - 1).toBe(18);
+    // all in: held again, and a new outage is said again
+    for (let i = 0; i < 4; i++) p.writer.chunk(Kind.Stderr, Buffer.alloc(100, 0x20), 5);
+    expect(p.writer.droppedBytes).toBe(13);
+    for (let i = 0; i < 20; i++) p.writer.chunk(Kind.Stderr, Buffer.alloc(100, 0x20), 6);
+    expect(p.behind).toHaveLength(2);
+  });
+
+  it('once the analysis is stuck the pacing ends and every stream past the bound is dropped, counted', () => {
+    const p = pair(512, 1400);
+    for (let i = 0; i < 20; i++) p.writer.chunk(Kind.Client, Buffer.from(`{"n":${i}}\n`.padEnd(100, ' ')), 1);
+    expect(p.pace).toEqual([true]);
+    p.writer.stuck();
+    expect(p.pace).toEqual([true, false]);
+    p.writer.chunk(Kind.Client, Buffer.from('{"a":1}\n{"b":'), 2);
+    p.writer.chunk(Kind.Client, Buffer.from('2}\n'), 3);
+    p.writer.chunk(Kind.Server, Buffer.from('x\n'), 4);
+    expect(p.writer.droppedBytes).toBe(13 + 3 + 2);
+    expect(p.writer.droppedLines).toBe(3);
+    expect(p.behind).toHaveLength(1);
+    for (let k = 0; k < 40 && p.writer.waiting > 0; k++) {
+      p.read();
+      p.writer.retry();
+    }
+    p.read();
     const lost = p.out.filter((o) => o.kind === Kind.Lost).map((o) => JSON.parse(o.text) as unknown);
     expect(lost).toEqual([
       { stream: Kind.Client, bytes: 16, lines: 2, endsLine: true },
       { stream: Kind.Server, bytes: 2, lines: 1, endsLine: true },
     ]);
-    // the counts stand after the chunks held before them
-    const at = p.out.findIndex((o) => o.kind === Kind.Lost);
-    expect(p.out.slice(0, at).map((o) => o.text).join('').split('\n').length - 1).toBe(10);
-    // once the held chunks are in, the writer holds again instead of dropping
-    p.writer.chunk(Kind.Client, Buffer.alloc(400, 0x20), 5);
-    p.writer.chunk(Kind.Client, Buffer.alloc(400, 0x20), 6);
+    // caught up: paced again rather than dropped
+    for (let i = 0; i < 30; i++) p.writer.chunk(Kind.Client, Buffer.alloc(100, 0x20), 5);
     expect(p.writer.droppedBytes).toBe(18);
+    expect(p.pace).toEqual([true, false, true]);
   });
 
   it('a sleeping reader is woken by the next chunk', async () => {

@@ -2,8 +2,8 @@
  * The relay thread's side of the analysis with real worker threads: the built analysis worker logs what
  * the relay hands it, in order, at the relay's times; a worker that cannot start leaves the analysis to
  * the relay's thread (the log is the same); a worker that fails, or stops reading, never stops the relay:
- * the sources are held only while the analysis makes progress, stderr says what happened, and what the
- * relay forwards afterwards is dropped and counted instead of piling up.
+ * the protocol streams are paced only while the analysis makes progress, stderr says what happened, and
+ * what the relay forwards afterwards is dropped and counted instead of piling up.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ const box = tempDir('mcp-tap-worker-observer-');
 afterAll(() => box.cleanup());
 const WORKERS = join(ROOT, 'test', 'fixtures', 'workers');
 
-function observer(name: string, workerPath: string, extra: { ringBytes?: number; maxHeldBytes?: number } = {}) {
+function observer(name: string, workerPath: string, extra: { ringBytes?: number; paceBytes?: number } = {}) {
   const logPath = join(box.dir, `${name}.log`);
   const warnings: string[] = [];
   const pressure: boolean[] = [];
@@ -93,22 +93,34 @@ describe('analysis worker', () => {
     expect(t.warnings).toHaveLength(1);
   });
 
-  it('a worker that stops reading: the sources are held, then let go after a second with a warning; then chunks past the bound are dropped and counted', async () => {
-    const t = observer('stuck', join(WORKERS, 'never-reads.mjs'), { ringBytes: 4096, maxHeldBytes: 2048 });
+  it('a worker that stops reading: the protocol streams are paced, then let go after a second with a warning; then chunks past the bound are dropped and counted; finish does not wait for ever', async () => {
+    const t = observer('stuck', join(WORKERS, 'never-reads.mjs'), { ringBytes: 4096, paceBytes: 2048 });
     for (let i = 0; i < 40; i++) t.o.fromClient(request(i));
     expect(t.pressure).toEqual([true]);
+    expect(t.o.dropped().bytes).toBe(0);
     await waitFor(() => t.pressure.length === 2, 10_000, 'the sources to be let go');
     expect(t.pressure).toEqual([true, false]);
-    expect(t.warnings).toEqual([expect.stringMatching(/the analysis has read nothing for 1000 ms; the relay goes on/)]);
-    const before = t.o.dropped();
-    for (let i = 0; i < 100; i++) t.o.fromClient(request(i));
-    const after = t.o.dropped();
-    expect(after.bytes - before.bytes).toBe(Array.from({ length: 100 }, (_, i) => request(i).length).reduce((a, b) => a + b));
-    expect(after.lines - before.lines).toBe(100);
-    // finish waits while the analysis makes progress, not for ever
+    expect(t.warnings).toEqual([expect.stringMatching(/the analysis has read nothing for 1000 ms; the relay goes on without waiting for it/)]);
+    for (let i = 100; i < 200; i++) t.o.fromClient(request(i));
+    const { bytes, lines } = t.o.dropped();
+    expect(lines).toBe(100);
+    expect(bytes).toBe(Array.from({ length: 100 }, (_, i) => request(100 + i).length).reduce((a, b) => a + b));
+    expect(t.warnings[1]).toMatch(/the analysis is [\d.]+ MiB behind the relay; what it cannot take is dropped and counted in the log/);
     const t0 = performance.now();
     expect(await t.o.finish({}, 100)).toBeNull();
     expect(performance.now() - t0).toBeLessThan(5000);
-    expect(t.warnings[1]).toMatch(/did not finish writing within 100 ms/);
+    expect(t.warnings[2]).toMatch(/did not finish writing within 100 ms/);
+  });
+
+  it('stderr is never paced: a flood of it past the bound is dropped and counted while the analysis reads on', async () => {
+    const t = observer('stderr-flood', join(WORKERS, 'never-reads.mjs'), { ringBytes: 4096, paceBytes: 2048 });
+    const line = Buffer.from(`${'e'.repeat(99)}\n`);
+    for (let i = 0; i < 200; i++) t.o.fromStderr(line);
+    expect(t.pressure).toEqual([]);
+    const { bytes, lines } = t.o.dropped();
+    expect(lines).toBeGreaterThan(100);
+    expect(bytes).toBe(lines * 100);
+    expect(t.warnings).toEqual([expect.stringMatching(/MiB behind the relay; what it cannot take is dropped and counted/)]);
+    expect(await t.o.finish({}, 100)).toBeNull();
   });
 });
