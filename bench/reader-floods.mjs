@@ -45,7 +45,7 @@ function openLog(path, session) {
   let seq = 0;
   const fd = openSync(path, 'a', 0o600);
   const env = (from, kind) => `{"v":1,"time":${Date.now()},"session":"${session}","seq":${++seq},"from":"${from}","kind":"${kind}"`;
-  writeSync(fd, `${env('proxy', 'event')},"event":"start","name":"flood","command":"node","args":["flood.mjs"],"cwd":"/tmp","pid":4242}\n`);
+  writeSync(fd, `${env('proxy', 'event')},"event":"start","name":"flood","command":"node","args":["flood.mjs"],"cwd":"/tmp","pid":${process.pid}}\n`);
   return {
     seq: () => seq,
     close: () => closeSync(fd),
