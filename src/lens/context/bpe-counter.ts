@@ -94,9 +94,14 @@ export function buildRankTable(text: string): RankTable {
 
 /** The rank of b[s..e), or -1 when it is no token. */
 export function rankOf(t: RankTable, b: Uint8Array, s: number, e: number): number {
+  return rankByHash(t, b, s, e, fnv(b, s, e));
+}
+
+/** rankOf with the bytes' FNV-1a hash already computed. */
+function rankByHash(t: RankTable, b: Uint8Array, s: number, e: number, hash: number): number {
   const mask = t.slots.length - 1;
   const len = e - s;
-  for (let h = fnv(b, s, e) & mask; ; h = (h + 1) & mask) {
+  for (let h = hash & mask; ; h = (h + 1) & mask) {
     const k = t.slots[h]!;
     if (k === -1) return -1;
     const ks = t.start[k]!;
@@ -106,6 +111,9 @@ export function rankOf(t: RankTable, b: Uint8Array, s: number, e: number): numbe
     if (j === len) return t.rank[k]!;
   }
 }
+
+/** Pieces longer than this (UTF-16 units) are looked up in the cache before the table. */
+const LONG_PIECE = 32;
 
 /** Counts tokens of text: split by `split` (a global regex), then byte-pair merge each piece. */
 export class BpeCounter {
@@ -129,10 +137,29 @@ export class BpeCounter {
   }
 
   private piece(p: string): number {
+    // a long piece is rarely one token: the cache first spares encoding and hashing its bytes
+    const long = p.length > LONG_PIECE;
+    if (long) {
+      const hit = this.cache.get(p);
+      if (hit !== undefined) return hit;
+    }
     if (this.scratch.length < p.length * 3) this.scratch = new Uint8Array(p.length * 3);
-    const n = this.encoder.encodeInto(p, this.scratch).written;
-    if (rankOf(this.table, this.scratch, 0, n) !== -1) return 1;
-    const hit = this.cache.get(p);
+    const b = this.scratch;
+    // ASCII (most pieces): bytes and hash in one loop, without a call into TextEncoder
+    let n = 0;
+    let h = 0x811c9dc5;
+    for (; n < p.length; n++) {
+      const c = p.charCodeAt(n);
+      if (c > 0x7f) break;
+      b[n] = c;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    if (n < p.length) {
+      n = this.encoder.encodeInto(p, b).written;
+      h = fnv(b, 0, n);
+    }
+    if (rankByHash(this.table, b, 0, n, h >>> 0) !== -1) return 1;
+    const hit = long ? undefined : this.cache.get(p);
     if (hit !== undefined) return hit;
     const tokens = this.merge(n);
     if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
