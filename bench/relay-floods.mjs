@@ -12,11 +12,12 @@
  *   BENCH_FLOOD_SECONDS=3 BENCH_FLOOD_STDERR=200000 node bench/relay-floods.mjs    # quicker, not for quoting
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onLines } from './lines.mjs';
+import { writeSection } from './results-section.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TAP = process.env.BENCH_TAP ?? join(ROOT, 'bin', 'mcp-tap.js');
@@ -172,12 +173,7 @@ function write(rows, { loadBefore, wall }) {
     '<!-- relay-floods:end -->',
     '',
   ].join('\n');
-  let text = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '# mcp-tap benchmark results\n\n';
-  const a = text.indexOf('<!-- relay-floods:start -->');
-  const b = text.indexOf('<!-- relay-floods:end -->');
-  if (a !== -1 && b !== -1) text = text.slice(0, a) + section.trimEnd() + text.slice(b + '<!-- relay-floods:end -->'.length);
-  else text = `${text.trimEnd()}\n\n${section}`;
-  writeFileSync(OUT, text);
+  writeSection(OUT, 'relay-floods', section);
   console.log(section);
 }
 

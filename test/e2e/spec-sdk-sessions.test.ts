@@ -21,7 +21,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
 import { readRecords } from '../helpers/log.js';
-import { PY_FIXTURES, PYTHON, pythonSdkTests } from '../helpers/python-sdk.js';
+import { describeWithPython, PY_FIXTURES, PYTHON } from '../helpers/python-sdk.js';
 
 const run = promisify(execFile);
 
@@ -164,18 +164,7 @@ describe('real SDK sessions against server-everything have no schema violation',
   });
 });
 
-const PY = pythonSdkTests();
-if (PY === 'fail') {
-  describe('a real stateless (2026-07-28) session', () => {
-    it('needs the Python MCP SDK in .cache/python-sdk', () => {
-      throw new Error(`${PYTHON} is missing: run npm run setup:python (.ci/run does)`);
-    });
-  });
-} else if (PY === 'skip') {
-  console.warn('spec-sdk-sessions.test.ts: the stateless-era session is SKIPPED — run npm run setup:python; under CI this is a failure');
-}
-
-(PY === 'run' ? describe : describe.skip)('a real stateless (2026-07-28) session: the Python SDK client and server', () => {
+describeWithPython('a real stateless (2026-07-28) session', 'spec-sdk-sessions.test.ts')('a real stateless (2026-07-28) session: the Python SDK client and server', () => {
   let tmp: { dir: string; cleanup: () => void };
   let log: string;
   beforeAll(async () => {
