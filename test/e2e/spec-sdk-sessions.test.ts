@@ -117,6 +117,23 @@ async function check(log: string): Promise<{ code: number; report: { passed: boo
   }
 }
 
+/**
+ * `log` with the first answer whose line holds `marker` broken by hand (`from` → `to`), written to `broken`:
+ * check fails on exactly that line, a schema-violation; its message.
+ */
+async function onlyFlagged(log: string, broken: string, marker: string, from: string, to: string): Promise<string> {
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.includes('"kind":"response"') && l.includes(marker));
+  expect(at).toBeGreaterThan(0);
+  expect(lines[at]).toContain(from);
+  lines[at] = lines[at]!.replace(from, to);
+  writeFileSync(broken, lines.join('\n'));
+  const { code, report } = await check(broken);
+  expect(code).toBe(1);
+  expect(report.problems.map((p) => [p.ruleId, p.line])).toEqual([['schema-violation', at + 1]]);
+  return report.problems[0]!.message;
+}
+
 describe('real SDK sessions against server-everything have no schema violation', () => {
   let tmp: { dir: string; cleanup: () => void };
   const logs = { latest: '', oldest: '' };
@@ -143,16 +160,8 @@ describe('real SDK sessions against server-everything have no schema violation',
   }
 
   it('the same log with one answer broken by hand has exactly that one flagged', async () => {
-    const lines = readFileSync(logs.latest, 'utf8').split('\n');
-    const at = lines.findIndex((l) => l.includes('"kind":"response"') && l.includes('"target":"echo"'));
-    expect(at).toBeGreaterThan(0);
-    lines[at] = lines[at]!.replace('"type":"text","text":', '"type":"text","txt":');
-    const broken = join(tmp.dir, 'broken.jsonrpc.log');
-    writeFileSync(broken, lines.join('\n'));
-    const { code, report } = await check(broken);
-    expect(code).toBe(1);
-    expect(report.problems.map((p) => [p.ruleId, p.line])).toEqual([['schema-violation', at + 1]]);
-    expect(report.problems[0]!.message).toContain('/result/content/0/text: expected string, found nothing (missing)');
+    const message = await onlyFlagged(logs.latest, join(tmp.dir, 'broken.jsonrpc.log'), '"target":"echo"', '"type":"text","text":', '"type":"text","txt":');
+    expect(message).toContain('/result/content/0/text: expected string, found nothing (missing)');
   });
 
   it('tail of both logs shows no schema-violation', async () => {
@@ -190,15 +199,7 @@ describeWithPython('a real stateless (2026-07-28) session', 'spec-sdk-sessions.t
   });
 
   it('an answer without its resultType is the one flagged', async () => {
-    const lines = readFileSync(log, 'utf8').split('\n');
-    const at = lines.findIndex((l) => l.includes('"kind":"response"') && l.includes('"method":"tools/list"'));
-    expect(at).toBeGreaterThan(0);
-    lines[at] = lines[at]!.replace('"resultType":"complete",', '');
-    const broken = join(tmp.dir, 'py-broken.jsonrpc.log');
-    writeFileSync(broken, lines.join('\n'));
-    const { code, report } = await check(broken);
-    expect(code).toBe(1);
-    expect(report.problems.map((p) => [p.ruleId, p.line])).toEqual([['schema-violation', at + 1]]);
-    expect(report.problems[0]!.message).toContain('ListToolsResult of MCP 2026-07-28: /result/resultType: expected string, found nothing (missing)');
+    const message = await onlyFlagged(log, join(tmp.dir, 'py-broken.jsonrpc.log'), '"method":"tools/list"', '"resultType":"complete",', '');
+    expect(message).toContain('ListToolsResult of MCP 2026-07-28: /result/resultType: expected string, found nothing (missing)');
   });
 });
