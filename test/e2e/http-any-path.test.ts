@@ -1,7 +1,7 @@
 /**
  * HTTP mode logs what it relays whatever form of URL the user gave (issue 28 §2): server-everything's
- * Streamable HTTP mode behind `mcp-tap http` given the origin only, a trailing slash, or a path the host
- * does not use, with the SDK client at /mcp — every request, answer and notification is decoded, and
+ * Streamable HTTP mode behind `mcp-tap http` given the path the host uses, the origin only, a trailing
+ * slash, or a path the host does not use, with the SDK client at /mcp — every request, answer and notification is decoded, and
  * the startup line says which paths are MCP. The same for its legacy HTTP+SSE mode (/sse + the POST
  * endpoint it announces). Then `export --format har` of those runs (issue 33): HAR 1.2 that passes the
  * schema written from the spec, jq reads it, Chromium's own DevTools imports it (its HAR importer, in
@@ -113,6 +113,7 @@ function haveJq(): boolean {
 
 describe('mcp-tap http decodes MCP whatever URL it was given', () => {
   for (const [form, path, hostPath] of [
+    ['the path the host uses', '/mcp', '/mcp'],
     ['the origin only', '', '/mcp'],
     ['a trailing slash', '/mcp/', '/mcp'],
     ['a path the host does not use', '/v1/mcp', '/mcp'],
