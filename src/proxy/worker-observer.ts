@@ -36,7 +36,7 @@ export interface WorkerObserverOptions {
   stderr: Writable;
   /** Ring data bytes (default 4 MiB). */
   ringBytes?: number;
-  /** Relayed bytes held for the ring before the protocol streams are paced and stderr dropped (default 16 MiB). */
+  /** Relayed bytes held for the ring before the protocol streams are paced and stderr dropped (default 4 MiB). */
   paceBytes?: number;
   /** Called with each chunk's size (the relay's scavenger, young-generation.ts). */
   scavenge?: (bytes: number) => void;
@@ -75,7 +75,7 @@ export class WorkerObserver implements RelayObserver {
     const sab = createRing(opts.ringBytes ?? 4 * 1024 * 1024);
     this.data = { ...analysis, ring: sab };
     this.ring = new RingWriter(sab, {
-      paceBytes: opts.paceBytes ?? 16 * 1024 * 1024,
+      paceBytes: opts.paceBytes ?? 4 * 1024 * 1024,
       onPace: (on) => this.pace(on),
       onBehind: (held) => opts.warn(`the analysis is ${(held / (1024 * 1024)).toFixed(1)} MiB behind the relay; what it cannot take is dropped and counted in the log`),
     });
