@@ -112,33 +112,30 @@ export class StringHead {
    * backslashes precedes it. Returns its index, or -1 when the chunk ends first.
    */
   skip(buf: Buffer, start: number): number {
-    const n = buf.length;
     let from = start;
     for (;;) {
       const q = buf.indexOf(QUOTE, from);
       if (q === -1) {
-        let k = n - 1;
-        let run = 0;
-        while (k >= start && buf[k] === BACKSLASH) {
-          run++;
-          k--;
-        }
-        if (k < start && this.escaped) run++;
-        this.escaped = (run & 1) === 1;
+        this.escaped = this.escapedAt(buf, buf.length, start);
         return -1;
       }
-      let k = q - 1;
-      let run = 0;
-      while (k >= start && buf[k] === BACKSLASH) {
-        run++;
-        k--;
-      }
-      if (k < start && this.escaped) run++;
-      if ((run & 1) === 0) {
+      if (!this.escapedAt(buf, q, start)) {
         this.escaped = false;
         return q;
       }
       from = q + 1;
     }
+  }
+
+  /** Whether buf[at] is escaped: an odd run of backslashes before it, from `start` on and carried from the chunk before. */
+  private escapedAt(buf: Buffer, at: number, start: number): boolean {
+    let k = at - 1;
+    let run = 0;
+    while (k >= start && buf[k] === BACKSLASH) {
+      run++;
+      k--;
+    }
+    if (k < start && this.escaped) run++;
+    return (run & 1) === 1;
   }
 }
