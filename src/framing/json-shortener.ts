@@ -16,26 +16,12 @@
  * The structural check is cheap (brackets, separators, literals, the number grammar, control bytes in the
  * copied part of strings): input that is not JSON, or that ends before the value is complete, gives null.
  * Skipped string bytes (the tail of a long string, strings inside elided values) are not validated.
+ * This file is the state machine over containers; a string's head is string-head.ts, a number or literal
+ * json-token.ts, the grammar json-grammar.ts and the output shortened-output.ts.
  */
 import type { Shortener, ShortenerFactory } from './line-splitter.js';
-import {
-  CLOSE_ARRAY,
-  CLOSE_OBJECT,
-  COLON,
-  COMMA,
-  LITERALS,
-  N_BAD,
-  N_EXP,
-  N_FRAC,
-  N_INT,
-  N_MINUS,
-  N_ZERO,
-  NUM_END_OK,
-  numberStep,
-  OPEN_ARRAY,
-  OPEN_OBJECT,
-  QUOTE,
-} from './json-grammar.js';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-grammar.js';
+import { TOKEN_CAP, TokenReader } from './json-token.js';
 import { ShortenedOutput } from './shortened-output.js';
 import { COPY_BAD, COPY_CLOSED, COPY_FULL, StringHead } from './string-head.js';
 
@@ -47,8 +33,6 @@ const FRAME_RESERVE = 48;
 const MAX_DEPTH = 65536;
 /** Deeper containers are elided in the output (keeps the parsed copy shallow). */
 const MAX_OUT_DEPTH = 128;
-/** Numbers longer than this are elided (at top level: not representable, null). */
-const TOKEN_CAP = 256;
 
 // Parser states.
 const S_VALUE = 0; // a value must follow (top-level start, after ':' or after ',' in an array)
@@ -105,11 +89,8 @@ class JsonShortener implements Shortener {
   private readonly keyBuf: Buffer;
   private keyLen = 0;
 
-  // Numbers and literals.
-  private readonly tokBuf = Buffer.alloc(TOKEN_CAP);
-  private tokLen = 0;
-  private tokLiteral: Buffer | null = null;
-  private numState = N_INT;
+  /** The number or literal being read. */
+  private readonly tok = new TokenReader();
 
   constructor(limit: number) {
     this.budget = Math.max(MIN_LIMIT, Math.floor(limit) || 0);
@@ -231,16 +212,7 @@ class JsonShortener implements Shortener {
       this.startString(false, pos);
       return;
     }
-    if (b === 0x2d || (b >= 0x30 && b <= 0x39)) {
-      this.startToken(b, null);
-      return;
-    }
-    const literal = LITERALS[b];
-    if (literal) {
-      this.startToken(b, literal);
-      return;
-    }
-    this.state = S_BAD;
+    this.state = this.tok.start(b) ? S_TOKEN : S_BAD;
   }
 
   private close(isObject: boolean, pos: number): void {
@@ -376,58 +348,17 @@ class JsonShortener implements Shortener {
 
   // ---- numbers and literals ----
 
-  private startToken(b: number, literal: Buffer | null): void {
-    this.tokLiteral = literal;
-    this.tokBuf[0] = b;
-    this.tokLen = 1;
-    this.numState = b === 0x2d ? N_MINUS : b === 0x30 ? N_ZERO : N_INT;
-    this.state = S_TOKEN;
-  }
-
   private token(buf: Buffer, i: number): number {
-    const n = buf.length;
-    const lit = this.tokLiteral;
-    if (lit) {
-      while (i < n) {
-        const b = buf[i]!;
-        if (b < 0x61 || b > 0x7a) break;
-        if (this.tokLen >= lit.length || lit[this.tokLen] !== b) return this.bad(n);
-        this.tokBuf[this.tokLen++] = b;
-        i++;
-      }
-    } else {
-      const tb = this.tokBuf;
-      let len = this.tokLen;
-      let state = this.numState;
-      while (i < n) {
-        const b = buf[i]!;
-        // digits inside the integer, fraction or exponent: the common case, no state change
-        if (b >= 0x30 && b <= 0x39 && (state === N_INT || state === N_FRAC || state === N_EXP)) {
-          if (len < TOKEN_CAP) tb[len] = b;
-          len++;
-          i++;
-          continue;
-        }
-        const next = numberStep(state, b);
-        if (next < 0) break;
-        if (next === N_BAD) return this.bad(n);
-        state = next;
-        if (len < TOKEN_CAP) tb[len] = b;
-        len++;
-        i++;
-      }
-      this.tokLen = len;
-      this.numState = state;
-    }
-    if (i < n) this.endToken(this.base + i);
-    return i;
+    const j = this.tok.read(buf, i);
+    if (this.tok.bad) return this.bad(buf.length);
+    if (j < buf.length) this.endToken(this.base + j);
+    return j;
   }
 
   /** `end` is the position just after the token. */
   private endToken(end: number): void {
-    const len = this.tokLen;
-    const lit = this.tokLiteral;
-    if (lit ? len !== lit.length : !NUM_END_OK[this.numState]) {
+    const len = this.tok.len;
+    if (!this.tok.complete()) {
       this.state = S_BAD;
       return;
     }
@@ -437,7 +368,7 @@ class JsonShortener implements Shortener {
       else this.noteElided(end);
       return;
     }
-    if (this.depth === 0 || this.admit(len, 0)) this.out.putBytes(this.tokBuf, 0, len);
+    if (this.depth === 0 || this.admit(len, 0)) this.out.putBytes(this.tok.buf, 0, len);
     else this.noteElided(end);
   }
 
