@@ -9,7 +9,7 @@ import { definitionTexts } from '../lens/security/definition-texts.js';
 import { securityRule, type Severity } from '../lens/security/rules.js';
 import { shown } from '../lens/security/unicode.js';
 import type { CheckReport } from '../check/report.js';
-import type { ListedItem } from '../check/gather.js';
+import type { ListedItem } from '../check/facts.js';
 import { VERSION } from '../version.js';
 
 /** What audit knows of one server: its log, the check of its latest session, its tools, its context cost. */

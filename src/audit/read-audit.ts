@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { evaluate } from '../check/evaluate.js';
-import { LISTED_REQUESTS } from '../check/gather.js';
+import { LISTED_REQUESTS } from '../check/facts.js';
 import { readFacts } from '../check/read-facts.js';
 import { InputError } from '../errors.js';
 import { ContextCostBuilder, contextNeedsBody } from '../lens/context/context-cost.js';

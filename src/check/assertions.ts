@@ -4,7 +4,7 @@
  * to run it). Parsing throws UsageError; evaluation is pure over the gathered facts.
  */
 import { UsageError } from '../errors.js';
-import type { Located, SessionFacts } from './gather.js';
+import type { Located, SessionFacts } from './facts.js';
 import type { OmittedRequests } from './omitted.js';
 import { maxMsMatches } from './request-results.js';
 import type { AssertionOutcome, Problem, RequestOutcome } from './report.js';

@@ -11,7 +11,7 @@ import { percentile } from '../transcript/stats.js';
 import { VERSION } from '../version.js';
 import { FINDING_CATEGORIES } from './rules.js';
 import { evaluate } from './evaluate.js';
-import type { ListedItem, SessionFacts } from './gather.js';
+import type { ListedItem, SessionFacts } from './facts.js';
 
 /** Format version written in `mcpTapBaseline`; bumped when a field changes meaning. */
 export const BASELINE_VERSION = 1;

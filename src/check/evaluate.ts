@@ -8,7 +8,7 @@ import { unendedState } from '../platform/process-alive.js';
 import { VERSION } from '../version.js';
 import { evaluateAssertions, NO_ASSERTIONS, type Assertions } from './assertions.js';
 import { DEFAULT_FAIL_ON, failsOn, type FailOn } from './fail-on.js';
-import { RESULTS_PER_RULE, type Located, type RequestFact, type SessionFacts } from './gather.js';
+import { RESULTS_PER_RULE, type Located, type RequestFact, type SessionFacts } from './facts.js';
 import type { CheckReport, OmittedResult, Problem, RequestOutcome } from './report.js';
 import { OTHER_ERROR_CODES_KEY } from './omitted.js';
 import { jsonrpcErrorKey, refusedProbe as refused, roundMs as round, statusOf } from './request-results.js';

@@ -8,7 +8,8 @@ import { lensStage } from '../lens/lenses.js';
 import { readRecords, TORN_LAST_LINE } from '../log/read-log.js';
 import { onlySession, resolveSession } from '../log/read-session.js';
 import type { LogRecord } from '../log/record.js';
-import { gatherNeedsBody, SessionGatherer, type GatherBound, type SessionFacts } from './gather.js';
+import { gatherNeedsBody, SessionGatherer } from './gather.js';
+import type { GatherBound, SessionFacts } from './facts.js';
 
 /** Which session to read. */
 export interface FactsChoice {

@@ -2,7 +2,7 @@
 import { formatMs } from '../transcript/format.js';
 import { escapeControl } from '../text/escape.js';
 import { failsOn } from './fail-on.js';
-import { RESULTS_PER_RULE } from './gather.js';
+import { RESULTS_PER_RULE } from './facts.js';
 import { omittedResultText } from './omitted.js';
 import type { CheckReport, Problem } from './report.js';
 

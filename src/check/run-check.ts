@@ -20,7 +20,8 @@ import { progressFor } from '../view/progress-line.js';
 import { loadAjvValidator } from './ajv-validator.js';
 import type { CheckPlan } from './check-options.js';
 import { evaluate } from './evaluate.js';
-import { LISTED_REQUESTS, SessionGatherer, type SessionFacts } from './gather.js';
+import { SessionGatherer } from './gather.js';
+import { LISTED_REQUESTS, type SessionFacts } from './facts.js';
 import { readFacts, type FactsChoice } from './read-facts.js';
 import type { CheckReport } from './report.js';
 

@@ -11,7 +11,6 @@ import { readRecords } from '../log/read-log.js';
 import type { LogRecord } from '../log/record.js';
 import { colorLevel, makeChalk } from '../view/color.js';
 import { escapeControl } from '../text/escape.js';
-import { warn } from '../cli/stderr.js';
 import { drive, type DriveResult } from './drive.js';
 import { locateServer, type DemoServer, type ServerChoice } from './locate-server.js';
 import { summarizeSession, type RecordedSummary } from './log-summary.js';
@@ -25,6 +24,8 @@ export interface DemoOptions {
   color?: boolean;
   /** mcp-tap's shutdown grace for the demo session. */
   graceMs?: number;
+  /** Says a warning the proxy printed (the CLI passes its one-line `mcp-tap: …` on stderr). */
+  warn: (message: string) => void;
 }
 
 export interface DemoReport {
@@ -95,7 +96,7 @@ export async function runDemo(opts: DemoOptions, stdout: NodeJS.WriteStream = pr
     env,
     onStep: (s) => say(renderStep(c, s)),
     onProgress: (p) => say(renderProgress(c, p)),
-    onTapWarning: (m) => warn(`(from the proxy) ${escapeControl(m)}`),
+    onTapWarning: (m) => opts.warn(`(from the proxy) ${escapeControl(m)}`),
   });
 
   let recorded: RecordedSummary | null = null;

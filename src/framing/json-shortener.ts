@@ -16,17 +16,14 @@
  * The structural check is cheap (brackets, separators, literals, the number grammar, control bytes in the
  * copied part of strings): input that is not JSON, or that ends before the value is complete, gives null.
  * Skipped string bytes (the tail of a long string, strings inside elided values) are not validated.
+ * This file is the state machine over containers; a string's head is string-head.ts, a number or literal
+ * json-token.ts, the grammar json-grammar.ts and the output shortened-output.ts.
  */
 import type { Shortener, ShortenerFactory } from './line-splitter.js';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-grammar.js';
+import { TOKEN_CAP, TokenReader } from './json-token.js';
+import { ShortenedOutput } from './shortened-output.js';
+import { COPY_BAD, COPY_CLOSED, COPY_FULL, StringHead } from './string-head.js';
 
 /** The output budget never goes below this, so a container and its elision marker always fit. */
 const MIN_LIMIT = 256;
@@ -36,8 +33,6 @@ const FRAME_RESERVE = 48;
 const MAX_DEPTH = 65536;
 /** Deeper containers are elided in the output (keeps the parsed copy shallow). */
 const MAX_OUT_DEPTH = 128;
-/** Numbers longer than this are elided (at top level: not representable, null). */
-const TOKEN_CAP = 256;
 
 // Parser states.
 const S_VALUE = 0; // a value must follow (top-level start, after ':' or after ',' in an array)
@@ -53,7 +48,6 @@ const S_TOKEN = 9; // inside a number or a literal
 const S_BAD = 10; // not JSON
 
 const ELLIPSIS = Buffer.from('…');
-const LITERALS: Record<number, Buffer> = { 0x74: Buffer.from('true'), 0x66: Buffer.from('false'), 0x6e: Buffer.from('null') };
 
 /** A container that is open in the output. */
 interface Frame {
@@ -66,50 +60,6 @@ interface Frame {
   full: boolean;
 }
 
-// Number grammar (RFC 8259): states of a small DFA; NUM_END_OK marks where a number may end.
-const N_MINUS = 0; // after '-': a digit must follow
-const N_ZERO = 1; // a leading 0: '.', 'e' or the end
-const N_INT = 2; // integer digits
-const N_DOT = 3; // after '.': a digit must follow
-const N_FRAC = 4; // fraction digits
-const N_E = 5; // after 'e': sign or digit
-const N_E_SIGN = 6; // after the exponent sign: a digit must follow
-const N_EXP = 7; // exponent digits
-const N_BAD = 8;
-const NUM_END_OK = [false, true, true, false, true, false, false, true, false];
-
-/** Next number state for byte `b`, or -1 when `b` cannot be part of a number (the number ends before it). */
-function numberStep(state: number, b: number): number {
-  const digit = b >= 0x30 && b <= 0x39;
-  if (!digit && b !== 0x2e && b !== 0x65 && b !== 0x45 && b !== 0x2b && b !== 0x2d) return -1;
-  switch (state) {
-    case N_MINUS:
-      return b === 0x30 ? N_ZERO : digit ? N_INT : N_BAD;
-    case N_ZERO:
-    case N_INT:
-      if (digit) return state === N_INT ? N_INT : N_BAD;
-      return b === 0x2e ? N_DOT : b === 0x65 || b === 0x45 ? N_E : N_BAD;
-    case N_DOT:
-    case N_FRAC:
-      if (digit) return N_FRAC;
-      return state === N_FRAC && (b === 0x65 || b === 0x45) ? N_E : N_BAD;
-    case N_E:
-      return digit ? N_EXP : b === 0x2b || b === 0x2d ? N_E_SIGN : N_BAD;
-    case N_E_SIGN:
-    case N_EXP:
-      return digit ? N_EXP : N_BAD;
-    default:
-      return N_BAD;
-  }
-}
-
-function hexValue(b: number): number {
-  if (b >= 0x30 && b <= 0x39) return b - 0x30;
-  const l = b | 0x20;
-  if (l >= 0x61 && l <= 0x66) return l - 0x61 + 10;
-  return 0;
-}
-
 class JsonShortener implements Shortener {
   private readonly budget: number;
   private readonly margin: number;
@@ -119,9 +69,7 @@ class JsonShortener implements Shortener {
   /** Input bytes before the current chunk. */
   private base = 0;
 
-  // Output.
-  private out: Buffer;
-  private outLen = 0;
+  private readonly out: ShortenedOutput;
   /** Sum of FRAME_RESERVE over the open output frames. */
   private reserved = 0;
   private readonly frames: Frame[] = [];
@@ -136,32 +84,20 @@ class JsonShortener implements Shortener {
   private strStart = 0;
   private strIsKey = false;
   private strKeep = false;
-  private readonly strBuf: Buffer;
-  private strLen = 0;
-  private safeCut = 0;
-  private esc = 0; // 0: none, 1: after a backslash, 2: in the hex digits of \u
-  private hexLeft = 0;
-  private hexValue = 0;
-  private highSurrogate = false;
-  private utf8Left = 0;
-  /** Skip mode: the next byte is escaped (the previous chunk ended inside a run of backslashes). */
-  private escaped = false;
+  private readonly str: StringHead;
   /** The current object member's key, rendered with its quotes. */
   private readonly keyBuf: Buffer;
   private keyLen = 0;
 
-  // Numbers and literals.
-  private readonly tokBuf = Buffer.alloc(TOKEN_CAP);
-  private tokLen = 0;
-  private tokLiteral: Buffer | null = null;
-  private numState = N_INT;
+  /** The number or literal being read. */
+  private readonly tok = new TokenReader();
 
   constructor(limit: number) {
     this.budget = Math.max(MIN_LIMIT, Math.floor(limit) || 0);
     this.margin = Math.floor(this.budget / 16);
     this.keep = Math.max(64, Math.min(1024, Math.floor(this.budget / 64)));
-    this.out = Buffer.allocUnsafe(Math.min(this.budget, 64 * 1024));
-    this.strBuf = Buffer.allocUnsafe(this.keep);
+    this.out = new ShortenedOutput(Math.min(this.budget, 64 * 1024));
+    this.str = new StringHead(this.keep);
     this.keyBuf = Buffer.allocUnsafe(this.keep + 64);
   }
 
@@ -193,7 +129,7 @@ class JsonShortener implements Shortener {
     if (this.state === S_TOKEN) this.endToken(this.base);
     if (this.state !== S_DONE) return null;
     this.state = S_BAD; // one result per shortener
-    return this.out.toString('utf8', 0, this.outLen);
+    return this.out.text();
   }
 
   // ---- structure ----
@@ -258,7 +194,7 @@ class JsonShortener implements Shortener {
       }
       const admitted = d === 0 || (this.frames.length < MAX_OUT_DEPTH && this.admit(1, FRAME_RESERVE));
       if (admitted) {
-        this.put(b);
+        this.out.put(b);
         this.frames.push({ isObject, count: 0, elided: 0, full: false });
         this.reserved += FRAME_RESERVE;
       }
@@ -276,16 +212,7 @@ class JsonShortener implements Shortener {
       this.startString(false, pos);
       return;
     }
-    if (b === 0x2d || (b >= 0x30 && b <= 0x39)) {
-      this.startToken(b, null);
-      return;
-    }
-    const literal = LITERALS[b];
-    if (literal) {
-      this.startToken(b, literal);
-      return;
-    }
-    this.state = S_BAD;
+    this.state = this.tok.start(b) ? S_TOKEN : S_BAD;
   }
 
   private close(isObject: boolean, pos: number): void {
@@ -300,7 +227,7 @@ class JsonShortener implements Shortener {
       const f = this.frames.pop()!;
       this.reserved -= FRAME_RESERVE;
       if (f.elided > 0) this.putElisionMarker(f);
-      this.put(isObject ? CLOSE_OBJECT : CLOSE_ARRAY);
+      this.out.put(isObject ? CLOSE_OBJECT : CLOSE_ARRAY);
     } else {
       this.noteElided(pos + 1);
     }
@@ -322,11 +249,11 @@ class JsonShortener implements Shortener {
     if (f.full) return false;
     const prefix = (f.count > 0 ? 1 : 0) + (f.isObject ? this.keyLen + 1 : 0);
     const budget = this.budget - this.margin * (d <= 1 ? 0 : d === 2 ? 1 : 2);
-    if (this.outLen + prefix + len + this.reserved + extra > budget) return false;
-    if (f.count > 0) this.put(COMMA);
+    if (this.out.len + prefix + len + this.reserved + extra > budget) return false;
+    if (f.count > 0) this.out.put(COMMA);
     if (f.isObject) {
-      this.putBytes(this.keyBuf, 0, this.keyLen);
-      this.put(COLON);
+      this.out.putBytes(this.keyBuf, 0, this.keyLen);
+      this.out.put(COLON);
     }
     f.count++;
     return true;
@@ -349,108 +276,34 @@ class JsonShortener implements Shortener {
     this.strIsKey = isKey;
     if (isKey && this.inOutput) this.memberStart = pos;
     this.strKeep = d === 0 || (this.inOutput && (isKey || !this.frames[d - 1]!.full));
-    this.escaped = false;
-    if (this.strKeep) {
-      this.strLen = 0;
-      this.safeCut = 0;
-      this.esc = 0;
-      this.highSurrogate = false;
-      this.utf8Left = 0;
-      this.state = S_STRING;
-    } else {
-      this.state = S_SKIP;
-    }
+    this.str.begin();
+    this.state = this.strKeep ? S_STRING : S_SKIP;
   }
 
-  /** Copies the head of a kept string, tracking where it may be cut; switches to skipping past the keep size. */
+  /** Copies the head of a kept string; switches to skipping past the keep size. */
   private copyString(buf: Buffer, i: number): number {
-    const n = buf.length;
-    const keep = this.keep;
-    const sb = this.strBuf;
-    while (i < n) {
-      const b = buf[i]!;
-      if (this.esc === 0) {
-        if (b === QUOTE) {
-          this.endString(this.base + i);
-          return i + 1;
-        }
-        if (this.strLen === keep) {
-          this.escaped = false;
-          this.state = S_SKIP;
-          return i;
-        }
-        if (b === BACKSLASH) {
-          this.esc = 1;
-        } else {
-          if (b < 0x20) return this.bad(n);
-          this.highSurrogate = false;
-          if (b >= 0xc0) this.utf8Left = b >= 0xf0 ? 3 : b >= 0xe0 ? 2 : 1;
-          else if (b >= 0x80) {
-            if (this.utf8Left > 0) this.utf8Left--;
-          } else this.utf8Left = 0;
-        }
-      } else {
-        if (this.strLen === keep) {
-          this.escaped = this.esc === 1;
-          this.state = S_SKIP;
-          return i;
-        }
-        if (this.esc === 1) {
-          if (b === 0x75 /* u */) {
-            this.esc = 2;
-            this.hexLeft = 4;
-            this.hexValue = 0;
-          } else {
-            this.esc = 0;
-            this.highSurrogate = false;
-          }
-        } else {
-          this.hexValue = this.hexValue * 16 + hexValue(b);
-          if (--this.hexLeft === 0) {
-            this.esc = 0;
-            // never cut between the two halves of an escaped surrogate pair
-            this.highSurrogate = this.hexValue >= 0xd800 && this.hexValue <= 0xdbff;
-          }
-        }
-      }
-      sb[this.strLen++] = b;
-      if (this.esc === 0 && this.utf8Left === 0 && !this.highSurrogate) this.safeCut = this.strLen;
-      i++;
+    const str = this.str;
+    const j = str.copy(buf, i);
+    switch (str.stop) {
+      case COPY_CLOSED:
+        this.endString(this.base + j);
+        return j + 1;
+      case COPY_FULL:
+        this.state = S_SKIP;
+        return j;
+      case COPY_BAD:
+        return this.bad(buf.length);
+      default:
+        return j;
     }
-    return i;
   }
 
-  /** Finds the closing quote natively: a quote ends the string when an even run of backslashes precedes it. */
+  /** Skips the rest of a string to its closing quote. */
   private skipString(buf: Buffer, start: number): number {
-    const n = buf.length;
-    let from = start;
-    for (;;) {
-      const q = buf.indexOf(QUOTE, from);
-      if (q === -1) {
-        let k = n - 1;
-        let run = 0;
-        while (k >= start && buf[k] === BACKSLASH) {
-          run++;
-          k--;
-        }
-        if (k < start && this.escaped) run++;
-        this.escaped = (run & 1) === 1;
-        return n;
-      }
-      let k = q - 1;
-      let run = 0;
-      while (k >= start && buf[k] === BACKSLASH) {
-        run++;
-        k--;
-      }
-      if (k < start && this.escaped) run++;
-      if ((run & 1) === 0) {
-        this.escaped = false;
-        this.endString(this.base + q);
-        return q + 1;
-      }
-      from = q + 1;
-    }
+    const q = this.str.skip(buf, start);
+    if (q === -1) return buf.length;
+    this.endString(this.base + q);
+    return q + 1;
   }
 
   /** `end` is the position of the closing quote. */
@@ -462,14 +315,15 @@ class JsonShortener implements Shortener {
       return;
     }
     const raw = end - this.strStart - 1;
-    const cut = raw > this.strLen;
-    const kept = cut ? this.safeCut : this.strLen;
+    const str = this.str;
+    const cut = raw > str.len;
+    const kept = cut ? str.safeCut : str.len;
     const marker = cut ? `[truncated: ${raw} bytes]` : '';
     const len = 2 + kept + (cut ? ELLIPSIS.length + marker.length : 0);
     if (isKey) {
       const kb = this.keyBuf;
       kb[0] = QUOTE;
-      this.strBuf.copy(kb, 1, 0, kept);
+      str.buf.copy(kb, 1, 0, kept);
       let p = 1 + kept;
       if (cut) {
         p += ELLIPSIS.copy(kb, p);
@@ -480,13 +334,13 @@ class JsonShortener implements Shortener {
       return;
     }
     if (this.depth === 0 || this.admit(len, 0)) {
-      this.put(QUOTE);
-      this.putBytes(this.strBuf, 0, kept);
+      this.out.put(QUOTE);
+      this.out.putBytes(str.buf, 0, kept);
       if (cut) {
-        this.putBytes(ELLIPSIS, 0, ELLIPSIS.length);
-        this.putAscii(marker);
+        this.out.putBytes(ELLIPSIS, 0, ELLIPSIS.length);
+        this.out.putAscii(marker);
       }
-      this.put(QUOTE);
+      this.out.put(QUOTE);
     } else {
       this.noteElided(end + 1);
     }
@@ -494,58 +348,17 @@ class JsonShortener implements Shortener {
 
   // ---- numbers and literals ----
 
-  private startToken(b: number, literal: Buffer | null): void {
-    this.tokLiteral = literal;
-    this.tokBuf[0] = b;
-    this.tokLen = 1;
-    this.numState = b === 0x2d ? N_MINUS : b === 0x30 ? N_ZERO : N_INT;
-    this.state = S_TOKEN;
-  }
-
   private token(buf: Buffer, i: number): number {
-    const n = buf.length;
-    const lit = this.tokLiteral;
-    if (lit) {
-      while (i < n) {
-        const b = buf[i]!;
-        if (b < 0x61 || b > 0x7a) break;
-        if (this.tokLen >= lit.length || lit[this.tokLen] !== b) return this.bad(n);
-        this.tokBuf[this.tokLen++] = b;
-        i++;
-      }
-    } else {
-      const tb = this.tokBuf;
-      let len = this.tokLen;
-      let state = this.numState;
-      while (i < n) {
-        const b = buf[i]!;
-        // digits inside the integer, fraction or exponent: the common case, no state change
-        if (b >= 0x30 && b <= 0x39 && (state === N_INT || state === N_FRAC || state === N_EXP)) {
-          if (len < TOKEN_CAP) tb[len] = b;
-          len++;
-          i++;
-          continue;
-        }
-        const next = numberStep(state, b);
-        if (next < 0) break;
-        if (next === N_BAD) return this.bad(n);
-        state = next;
-        if (len < TOKEN_CAP) tb[len] = b;
-        len++;
-        i++;
-      }
-      this.tokLen = len;
-      this.numState = state;
-    }
-    if (i < n) this.endToken(this.base + i);
-    return i;
+    const j = this.tok.read(buf, i);
+    if (this.tok.bad) return this.bad(buf.length);
+    if (j < buf.length) this.endToken(this.base + j);
+    return j;
   }
 
   /** `end` is the position just after the token. */
   private endToken(end: number): void {
-    const len = this.tokLen;
-    const lit = this.tokLiteral;
-    if (lit ? len !== lit.length : !NUM_END_OK[this.numState]) {
+    const len = this.tok.len;
+    if (!this.tok.complete()) {
       this.state = S_BAD;
       return;
     }
@@ -555,45 +368,20 @@ class JsonShortener implements Shortener {
       else this.noteElided(end);
       return;
     }
-    if (this.depth === 0 || this.admit(len, 0)) this.putBytes(this.tokBuf, 0, len);
+    if (this.depth === 0 || this.admit(len, 0)) this.out.putBytes(this.tok.buf, 0, len);
     else this.noteElided(end);
   }
 
   // ---- output ----
 
-  private ensure(n: number): void {
-    const need = this.outLen + n;
-    if (need <= this.out.length) return;
-    let size = this.out.length * 2;
-    while (size < need) size *= 2;
-    const next = Buffer.allocUnsafe(size);
-    this.out.copy(next, 0, 0, this.outLen);
-    this.out = next;
-  }
-
-  private put(b: number): void {
-    this.ensure(1);
-    this.out[this.outLen++] = b;
-  }
-
-  private putBytes(src: Buffer, start: number, end: number): void {
-    this.ensure(end - start);
-    this.outLen += src.copy(this.out, this.outLen, start, end);
-  }
-
-  private putAscii(s: string): void {
-    this.ensure(s.length);
-    this.outLen += this.out.write(s, this.outLen, 'latin1');
-  }
-
   private putElisionMarker(f: Frame): void {
-    if (f.count > 0) this.put(COMMA);
-    this.put(QUOTE);
-    this.putBytes(ELLIPSIS, 0, ELLIPSIS.length);
+    if (f.count > 0) this.out.put(COMMA);
+    this.out.put(QUOTE);
+    this.out.putBytes(ELLIPSIS, 0, ELLIPSIS.length);
     if (f.isObject) {
-      this.putAscii('":"');
+      this.out.putAscii('":"');
     }
-    this.putAscii(`[elided: ${f.elided} bytes]"`);
+    this.out.putAscii(`[elided: ${f.elided} bytes]"`);
   }
 }
 

@@ -2,29 +2,20 @@
  * The one way readers (tail, ls, export, stats, check, diff, replay, mock) get records out of a log.
  * Streams the file with bounded memory, tolerates what a live or damaged log contains (a torn last
  * line, foreign lines, over-long lines, records of a newer format or with unknown fields) and turns files
- * that are not logs at all into one clear InputError.
+ * that are not logs at all into one clear InputError. The file's lines come from log-lines.ts, each
+ * line's record or warning from record-line.ts.
  */
 import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { escapeControl } from '../text/escape.js';
 import { describeFsError } from './fs-error.js';
+import { HEAD_BYTES, LogLineSplitter, type RawLine } from './log-lines.js';
 import type { LogRecord } from './record.js';
+import { classify, preview, sessionItem, TORN_LAST_LINE, type ReadItem, type WarningItem } from './record-line.js';
 
-/** A record and its 1-based line number in the file. */
-export interface RecordItem {
-  record: LogRecord;
-  line: number;
-  /** Byte offset where the next line starts (a `start` for a reader that goes on after this record). */
-  next?: number;
-}
-
-/** A line that did not yield a record, and why. */
-export interface WarningItem {
-  warning: string;
-  line: number;
-}
-
-export type ReadItem = RecordItem | WarningItem;
+// what readers use of a line → record, here with the rest of the reading (readers read through this module)
+export { isLogRecord, sessionOfLine, TORN_LAST_LINE } from './record-line.js';
+export type { ReadItem, RecordItem, WarningItem } from './record-line.js';
 
 export interface ReadOptions {
   /** Lines longer than this are skipped with a warning, never held whole. Default 64 MiB. */
@@ -83,10 +74,6 @@ export class LogNotUsable extends InputError {
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_PROBE_LINES = 20;
-/** Bytes of a line kept for messages when the line itself is not kept. */
-const HEAD_BYTES = 320;
-
-export const TORN_LAST_LINE = 'last line is incomplete (still being written?)';
 
 /**
  * What readers of a finished log (tail without -f, export, stats) say about its torn last line: it may be
@@ -94,141 +81,6 @@ export const TORN_LAST_LINE = 'last line is incomplete (still being written?)';
  */
 export function tornLastLineWarning(path: string, line: number): string {
   return `${escapeControl(path)}: last line is incomplete (line ${line}: cut inside a record, or still being written); left out`;
-}
-
-type Obj = Record<string, unknown>;
-
-/** The envelope every record has: an object with numeric v and seq, string session, from and kind. */
-export function isLogRecord(x: unknown): x is LogRecord {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
-  const o = x as Obj;
-  return (
-    typeof o['v'] === 'number' &&
-    typeof o['session'] === 'string' &&
-    typeof o['seq'] === 'number' &&
-    typeof o['from'] === 'string' &&
-    typeof o['kind'] === 'string'
-  );
-}
-
-/** A line's start as one safe line of text: control characters escaped, at most `max` characters. */
-function preview(head: Buffer, max = 80): string {
-  const text = escapeControl(head.toString('utf8').replace(/\r$/, ''));
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
-
-/** What the splitter hands over for each line. */
-type RawLine =
-  | { line: number; next: number; data: Buffer; complete: boolean }
-  | { line: number; next: number; head: Buffer; bytes: number; complete: boolean; reason: 'long' | 'foreign' };
-
-/**
- * Buffer → lines on LF, with bounded memory: a line that cannot be a record (its first non-blank byte is
- * not `{`) or that is longer than the cap keeps only its head.
- */
-class LogLineSplitter {
-  private parts: Buffer[] = [];
-  private held = 0;
-  private bytes = 0;
-  private head: Buffer[] = [];
-  private headLen = 0;
-  private mode: 'hold' | 'long' | 'foreign' = 'hold';
-  private sawContent = false;
-  private lineNo = 1;
-
-  /** `pos`: the file offset of the first byte it is given. */
-  constructor(
-    private readonly cap: number,
-    private pos = 0,
-  ) {}
-
-  push(chunk: Buffer, out: RawLine[]): void {
-    const base = this.pos;
-    this.pos += chunk.length;
-    let start = 0;
-    while (start < chunk.length) {
-      const nl = chunk.indexOf(0x0a, start);
-      const end = nl === -1 ? chunk.length : nl;
-      if (end > start) this.take(chunk, start, end);
-      if (nl === -1) return;
-      out.push(this.flush(true, base + nl + 1));
-      start = nl + 1;
-    }
-  }
-
-  end(out: RawLine[]): void {
-    if (this.bytes > 0) out.push(this.flush(false, this.pos));
-  }
-
-  private take(chunk: Buffer, start: number, end: number): void {
-    this.bytes += end - start;
-    if (this.mode !== 'hold') {
-      this.keepHead(chunk, start, end);
-      return;
-    }
-    if (!this.sawContent) {
-      let i = start;
-      while (i < end && isSpace(chunk[i]!)) i++;
-      if (i < end) {
-        this.sawContent = true;
-        if (chunk[i] !== 0x7b) {
-          this.drop('foreign');
-          this.keepHead(chunk, start, end);
-          return;
-        }
-      }
-    }
-    if (this.held + (end - start) > this.cap) {
-      this.drop('long');
-      this.keepHead(chunk, start, end);
-      return;
-    }
-    // a view, not a copy: the read stream hands out a fresh buffer per chunk
-    this.parts.push(chunk.subarray(start, end));
-    this.held += end - start;
-  }
-
-  /** The first HEAD_BYTES of a line that is not kept whole (copied: the chunk is let go). */
-  private keepHead(chunk: Buffer, start: number, end: number): void {
-    if (this.headLen >= HEAD_BYTES) return;
-    const h = chunk.subarray(start, Math.min(end, start + HEAD_BYTES - this.headLen));
-    this.head.push(Buffer.from(h));
-    this.headLen += h.length;
-  }
-
-  private drop(mode: 'long' | 'foreign'): void {
-    this.mode = mode;
-    // the line's start, from the views held so far (a line held whole needs no copy of its head)
-    for (const p of this.parts) {
-      if (this.headLen >= HEAD_BYTES) break;
-      const h = p.subarray(0, HEAD_BYTES - this.headLen);
-      this.head.push(Buffer.from(h));
-      this.headLen += h.length;
-    }
-    this.parts = [];
-    this.held = 0;
-  }
-
-  private flush(complete: boolean, next: number): RawLine {
-    const line = this.lineNo++;
-    let out: RawLine;
-    if (this.mode === 'hold') {
-      const data = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
-      out = { line, next, data, complete };
-    } else {
-      out = { line, next, head: Buffer.concat(this.head, this.headLen), bytes: this.bytes, complete, reason: this.mode };
-    }
-    this.parts = [];
-    this.held = 0;
-    this.bytes = 0;
-    this.head = [];
-    this.headLen = 0;
-    this.mode = 'hold';
-    this.sawContent = false;
-    return out;
-  }
 }
 
 /** Opens `path` for reading, with the one-line errors readers show. */
@@ -325,138 +177,4 @@ export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncG
     stream.destroy();
     await fh.close().catch(() => {});
   }
-}
-
-const MSG_MEMBER = Buffer.from(',"msg":');
-const SESSION_MEMBER = Buffer.from(',"session":"');
-
-/** A stand-in record with only the session of an mcp-tap record line (`,"session":"<id without escapes>"` near its start), or null. */
-function sessionItem(raw: RawLine): RecordItem | null {
-  if (!('data' in raw) || !raw.complete) return null;
-  const d = raw.data;
-  if (d[0] !== 0x7b) return null;
-  let end = d.length;
-  if (end > 0 && d[end - 1] === 0x0d) end--;
-  if (d[end - 1] !== 0x7d) return null;
-  const at = d.subarray(0, Math.min(end, 200)).indexOf(SESSION_MEMBER);
-  if (at === -1) return null;
-  const from = at + SESSION_MEMBER.length;
-  const close = d.indexOf(0x22, from);
-  if (close === -1 || close > from + 200 || d.subarray(from, close).includes(0x5c)) return null;
-  const session = d.toString('utf8', from, close);
-  return { record: { v: 0, time: 0, session, seq: 0, from: 'proxy', kind: 'event' }, line: raw.line };
-}
-
-const SESSION_NEAR_START = /^\{[^]{0,200}?,"session":"([^"\\]{1,200})"/;
-
-/**
- * The session of one log line as a follower hands it over (a watcher that only wants to know which
- * sessions appear): from `,"session":"…"` near its start as mcp-tap writes it, else from the parsed
- * line; null for a line that is not a record.
- */
-export function sessionOfLine(text: string): string | null {
-  const m = SESSION_NEAR_START.exec(text);
-  if (m) return m[1]!;
-  if (!text.trimStart().startsWith('{')) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isLogRecord(value) ? value.session : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The record without its body when the envelope alone will do: the text before `,"msg":` closed with `}`.
- * That byte sequence cannot occur inside a JSON string (its quote is unescaped), and the cut parses only
- * when it is at the record's top level; anything else falls back to the whole line. When `needsBody`
- * wants the body, the text after the cut is parsed as `msg` (the head is not parsed twice).
- */
-function headOnly(data: Buffer, line: number, needsBody: (head: LogRecord, line: number) => boolean): LogRecord | null {
-  let end = data.length;
-  if (end > 0 && data[end - 1] === 0x0d) end--;
-  if (end === 0 || data[end - 1] !== 0x7d) return null;
-  const cut = data.indexOf(MSG_MEMBER);
-  if (cut <= 0) return null;
-  // only when msg is the last member: a record may carry fields after it (other writers, hand edits)
-  let after = valueEnd(data, cut + MSG_MEMBER.length, end);
-  while (after > 0 && after < end && isSpace(data[after]!)) after++;
-  if (after !== end - 1) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(`${data.toString('utf8', 0, cut)}}`);
-  } catch {
-    return null;
-  }
-  if (!isLogRecord(value)) return null;
-  if (!needsBody(value, line)) return value;
-  // the body too: parse only it (the head is parsed already); anything odd takes the whole-line path
-  try {
-    value.msg = JSON.parse(data.toString('utf8', cut + MSG_MEMBER.length, after));
-  } catch {
-    return null;
-  }
-  return value;
-}
-
-/**
- * Where the JSON object or array starting at `i` ends (the index after it), or -1 for anything else.
- * Strings are skipped with indexOf, so a body's long strings cost a memchr, not a loop in JavaScript.
- */
-function valueEnd(d: Buffer, i: number, end: number): number {
-  while (i < end && isSpace(d[i]!)) i++;
-  let depth = 0;
-  while (i < end) {
-    const c = d[i]!;
-    if (c === 0x22) {
-      let j = i + 1;
-      for (;;) {
-        j = d.indexOf(0x22, j);
-        if (j === -1 || j >= end) return -1;
-        let k = j - 1;
-        while (d[k] === 0x5c) k--;
-        if (((j - 1 - k) & 1) === 0) break; // an even run of backslashes: the quote is not escaped
-        j++;
-      }
-      i = j + 1;
-      if (depth === 0) return -1;
-      continue;
-    }
-    if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) {
-      depth--;
-      if (depth === 0) return i + 1;
-      if (depth < 0) return -1;
-    } else if (depth === 0) return -1;
-    i++;
-  }
-  return -1;
-}
-
-/** One line → a record, a warning, or null for a blank line. */
-function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord, line: number) => boolean): ReadItem | null {
-  const line = raw.line;
-  if (needsBody !== undefined && 'data' in raw && raw.complete) {
-    const head = headOnly(raw.data, raw.line, needsBody);
-    if (head !== null) return { record: head, line, next: raw.next };
-  }
-  if ('reason' in raw) {
-    if (raw.reason === 'long') {
-      return { warning: `line of ${raw.bytes} bytes is longer than the ${cap}-byte limit; skipped`, line };
-    }
-    if (!raw.complete) return { warning: TORN_LAST_LINE, line };
-    return { warning: `not an mcp-tap record (${preview(raw.head, 40)})`, line };
-  }
-  let text = raw.data.toString('utf8');
-  if (text.endsWith('\r')) text = text.slice(0, -1);
-  if (text.trim() === '') return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    if (!raw.complete) return { warning: TORN_LAST_LINE, line };
-    return { warning: `not JSON (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
-  }
-  if (!isLogRecord(value)) return { warning: `not an mcp-tap record (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
-  return { record: value, line, next: raw.next };
 }

@@ -5,7 +5,8 @@
 import type { ContextCost, DefinitionCost } from '../lens/context/context-cost.js';
 import type { PendingRequest } from '../log/record.js';
 import { formatMs } from '../transcript/format.js';
-import type { SessionHeader, SessionSummary } from '../transcript/summary.js';
+import type { SessionHeader } from '../transcript/session-header.js';
+import type { SessionSummary } from '../transcript/summary.js';
 import { escapeHtml, visibleText } from './safe-json.js';
 import { headerRows as sharedHeaderRows } from '../transcript/header-rows.js';
 

@@ -4,7 +4,7 @@
  */
 import { unendedState } from '../platform/process-alive.js';
 import { formatCommandLine, formatMs, formatTime } from './format.js';
-import { describeImplementation, type SessionHeader } from './summary.js';
+import { describeImplementation, type SessionHeader } from './session-header.js';
 
 /** How one output format shows wire text (`code`) and plain text (`text`), and what stands for nothing. */
 export interface HeaderStyle {

@@ -1,58 +1,14 @@
 /**
- * Header and summary of one session, computed from its records alone: the data behind the top of every
- * export (Markdown now, HTML next). Pure; renderers decide how it looks.
+ * The summary of one session, computed from its records alone: the counts behind the top of every export
+ * (Markdown, HTML), stats and the MCP server's session tools, beside the header (session-header.ts) and
+ * the slowest calls (slowest-calls.ts). Pure; renderers decide how it looks.
  */
-import type { BatchItem, Kind, LogRecord, Note, PendingRequest } from '../log/record.js';
+import type { Kind, LogRecord, Note, PendingRequest } from '../log/record.js';
 import { isRefusedProbeAnswer, mayBeRefusedProbe } from '../protocol/probe.js';
 import { TaskCalls, taskEnd, taskFacts } from '../log/task-records.js';
-
-/** Who is talking, with what, when, and how it ended. Fields are absent when the log does not say. */
-export interface SessionHeader {
-  session: string;
-  name?: string;
-  mcpTapVersion?: string;
-  node?: string;
-  platform?: string;
-  arch?: string;
-  command?: string;
-  args?: string[];
-  cwd?: string;
-  pid?: number;
-  serverPid?: number;
-  spawnError?: string;
-  clientInfo?: unknown;
-  serverInfo?: unknown;
-  clientCapabilities?: unknown;
-  serverCapabilities?: unknown;
-  era?: string;
-  protocolVersion?: string;
-  offeredVersion?: string;
-  /** Epoch ms of the first record (the start event when there is one). */
-  start: number;
-  /** Epoch ms of the last record. */
-  end: number;
-  durationMs: number;
-  exit?: { code: number | null; signal: string | null };
-  /** The session has its `end` record (false: still running, or mcp-tap was killed). */
-  ended: boolean;
-}
-
-/** One answered call, for the slowest-calls list. */
-export interface TimedCall {
-  /** Seq of the answer (for a batch element: of the batch record). */
-  seq: number;
-  reqSeq?: number;
-  /** Who sent the request. */
-  from: 'client' | 'server';
-  id?: unknown;
-  method: string;
-  target?: string;
-  ms: number;
-  /** `refused`: a server/discover probe the server refused; the client falls back (not an error). A task call: how its task ended (`failed` is `error`). */
-  outcome: 'result' | 'error' | 'isError' | 'refused' | 'cancelled';
-  /** The call was answered with a task: `ms` is the task's duration, `seq` the record that ended it. */
-  task?: true;
-}
+import { num, obj, str } from './field.js';
+import { HeaderBuilder, type SessionHeader } from './session-header.js';
+import { SlowestCalls, timedAnswer, timedItem, type TimedCall } from './slowest-calls.js';
 
 /** A call whose task had not ended when the log ends. */
 export interface RunningTask {
@@ -92,18 +48,6 @@ export interface SessionSummary {
 
 export const KINDS: readonly Kind[] = ['request', 'response', 'error', 'notification', 'batch', 'invalid', 'stderr', 'event'];
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
 /** Splits records into sessions, in order of first appearance. */
 export function groupSessions(records: Iterable<LogRecord>): LogRecord[][] {
   const by = new Map<string, LogRecord[]>();
@@ -114,117 +58,6 @@ export function groupSessions(records: Iterable<LogRecord>): LogRecord[][] {
     list.push(r);
   }
   return [...by.values()];
-}
-
-/** Header fields from the start, spawn, lifecycle, exit and end events (initialize messages as a fallback). */
-export function sessionHeader(records: readonly LogRecord[]): SessionHeader {
-  const b = new HeaderBuilder();
-  for (const r of records) b.add(r);
-  return b.finish();
-}
-
-/**
- * The header, fed one record at a time (readers that stream a log). Keeps only the header's fields and
- * the initialize request's params and result.
- */
-export class HeaderBuilder {
-  private h: SessionHeader | undefined;
-  private initParams: Record<string, unknown> | undefined;
-  private initResult: Record<string, unknown> | undefined;
-  private initSeq: number | undefined;
-  private lastTime: number | undefined;
-
-  add(r: LogRecord): void {
-    const h = (this.h ??= { session: typeof r.session === 'string' ? r.session : '', start: num(r.time) ?? 0, end: 0, durationMs: 0, ended: false });
-    this.lastTime = num(r.time);
-    if (r.kind === 'event') headerEvent(h, r);
-    else if (r.kind === 'request' && r.method === 'initialize' && this.initParams === undefined) {
-      this.initParams = obj(obj(r.msg)?.['params']) ?? {};
-      this.initSeq = r.seq;
-    } else if (r.kind === 'response' && this.initSeq !== undefined && r.reqSeq === this.initSeq && this.initResult === undefined) {
-      this.initResult = obj(obj(r.msg)?.['result']) ?? {};
-    }
-  }
-
-  finish(): SessionHeader {
-    const h: SessionHeader = this.h ? { ...this.h } : { session: '', start: 0, end: 0, durationMs: 0, ended: false };
-    h.end = this.lastTime ?? 0;
-    const { initParams, initResult } = this;
-    // logs written without the analysis (or before its lifecycle event) still name both sides
-    if (initParams) {
-      h.offeredVersion ??= str(initParams['protocolVersion']);
-      if (h.clientInfo === undefined && initParams['clientInfo'] !== undefined) h.clientInfo = initParams['clientInfo'];
-      if (h.clientCapabilities === undefined && initParams['capabilities'] !== undefined) h.clientCapabilities = initParams['capabilities'];
-      h.era ??= 'handshake';
-    }
-    if (initResult) {
-      h.protocolVersion ??= str(initResult['protocolVersion']);
-      if (h.serverInfo === undefined && initResult['serverInfo'] !== undefined) h.serverInfo = initResult['serverInfo'];
-      if (h.serverCapabilities === undefined && initResult['capabilities'] !== undefined) h.serverCapabilities = initResult['capabilities'];
-    }
-    h.durationMs = Math.max(0, h.end - h.start);
-    return h;
-  }
-}
-
-/** What one of mcp-tap's events adds to the header. */
-function headerEvent(h: SessionHeader, r: LogRecord): void {
-  switch (r.event) {
-    case 'start': {
-      h.start = num(r.time) ?? h.start;
-      h.name = str(r['name']) ?? h.name;
-      h.command = str(r['command']);
-      const args = r['args'];
-      if (Array.isArray(args)) h.args = args.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? '')));
-      h.cwd = str(r['cwd']);
-      h.pid = num(r['pid']);
-      const v = obj(r['versions']);
-      if (v) {
-        h.mcpTapVersion = str(v['mcpTap']);
-        h.node = str(v['node']);
-        h.platform = str(v['platform']);
-        h.arch = str(v['arch']);
-      }
-      break;
-    }
-    case 'spawn':
-      h.serverPid = num(r['serverPid']);
-      break;
-    case 'spawn-error':
-      h.spawnError = str(r['error']) ?? 'the server could not be started';
-      break;
-    case 'lifecycle':
-      for (const k of ['era', 'protocolVersion', 'offeredVersion'] as const) {
-        const v = str(r[k]);
-        if (v !== undefined) h[k] = v;
-      }
-      for (const k of ['clientInfo', 'serverInfo', 'clientCapabilities', 'serverCapabilities'] as const) {
-        if (r[k] !== undefined && r[k] !== null) h[k] = r[k];
-      }
-      break;
-    case 'exit':
-      h.exit = { code: num(r['code']) ?? null, signal: str(r['signal']) ?? null };
-      break;
-    case 'end':
-      h.ended = true;
-      if (!h.exit && (r['exitCode'] !== undefined || r['exitSignal'] !== undefined)) {
-        const code = num(r['exitCode']) ?? null;
-        const signal = str(r['exitSignal']) ?? null;
-        if (code !== null || signal !== null) h.exit = { code, signal };
-      }
-      break;
-    default:
-  }
-}
-
-/** `name version` (and title) of a clientInfo/serverInfo value, or undefined. */
-export function describeImplementation(info: unknown): string | undefined {
-  const o = obj(info);
-  if (!o) return info === undefined || info === null ? undefined : JSON.stringify(info);
-  const name = str(o['name']) ?? '(no name)';
-  const version = str(o['version'])?.trim();
-  const title = str(o['title']);
-  return `${name}${version ? ` ${version}` : ''}${title !== undefined && title !== name ? ` (${title})` : ''}`;
 }
 
 function isAnswer(kind: string | undefined): kind is 'response' | 'error' {
@@ -298,7 +131,8 @@ export class SummaryBuilder {
   private isErrorResults = 0;
   private lost = 0;
   private readonly codes = new Map<string, number>();
-  private readonly slowest: TimedCall[] = [];
+  /** The slowest calls (slowest-calls.ts). */
+  private readonly slowest: SlowestCalls;
   /** Requests not answered yet, by seq (insertion order is log order): the first OPEN_WHOLE with their names… */
   private readonly open = new Map<number, OpenRequest>();
   /** …the further ones by seq alone, so a session that leaves very many open stays small. */
@@ -308,7 +142,9 @@ export class SummaryBuilder {
   private readonly taskCalls = new TaskCalls<{ call: TimedCall; taskId: string; status: string; ended: boolean }>();
   private taskCount = 0;
 
-  constructor(private readonly slowestCount = 5) {}
+  constructor(slowestCount = 5) {
+    this.slowest = new SlowestCalls(slowestCount);
+  }
 
   add(r: LogRecord): void {
     this.header.add(r);
@@ -327,7 +163,7 @@ export class SummaryBuilder {
       if (tf?.created) {
         this.taskCount++;
         this.taskCalls.set(r.session, tf.callSeq, { call: { ...timedAnswer(r, req, false), task: true }, taskId: tf.taskId, status: tf.status ?? 'working', ended: false });
-      } else if (typeof r.ms === 'number') this.timed(timedAnswer(r, req, refused));
+      } else if (typeof r.ms === 'number') this.slowest.add(timedAnswer(r, req, refused));
       if (typeof r.reqSeq === 'number') this.closed(r.reqSeq);
     }
     if (tf) this.taskRecord(r, tf);
@@ -335,7 +171,7 @@ export class SummaryBuilder {
       for (const it of r.items) {
         if (it.kind === 'error') this.errors++;
         if (it.isError === true) this.isErrorResults++;
-        if (isAnswer(it.kind) && typeof it.ms === 'number') this.timed(timedItem(r, it, it.ms));
+        if (isAnswer(it.kind) && typeof it.ms === 'number') this.slowest.add(timedItem(r, it, it.ms));
         if (isAnswer(it.kind) && typeof it.reqSeq === 'number') this.closed(it.reqSeq);
       }
     }
@@ -355,7 +191,7 @@ export class SummaryBuilder {
       unanswered,
       unansweredCount: endRecord ? Math.max(unanswered.length, num(endRecord['pendingCount']) || 0) : this.open.size + this.openSeqs.size,
       cancelled: endRecord ? pendingList(endRecord['cancelledPending']) : [],
-      slowest: this.slowest.slice(),
+      slowest: this.slowest.calls(),
       tasks: this.tasksSummary(endRecord),
       lost: this.lost,
     };
@@ -371,7 +207,7 @@ export class SummaryBuilder {
     if (tf.endMs === undefined) return;
     t.ended = true;
     const how = taskEnd(tf.status);
-    this.timed({ ...t.call, seq: r.seq, ms: tf.endMs, outcome: how === 'failed' ? 'error' : how === 'cancelled' ? 'cancelled' : t.call.outcome });
+    this.slowest.add({ ...t.call, seq: r.seq, ms: tf.endMs, outcome: how === 'failed' ? 'error' : how === 'cancelled' ? 'cancelled' : t.call.outcome });
   }
 
   private tasksSummary(endRecord: LogRecord | undefined): SessionSummary['tasks'] {
@@ -407,46 +243,6 @@ export class SummaryBuilder {
   private closed(reqSeq: number): void {
     if (!this.open.delete(reqSeq)) this.openSeqs.delete(reqSeq);
   }
-
-  /** Keeps the `slowestCount` slowest calls, slowest first (ties: earlier seq first). */
-  private timed(c: TimedCall): void {
-    const list = this.slowest;
-    if (this.slowestCount <= 0) return;
-    if (list.length >= this.slowestCount && !slower(c, list[list.length - 1]!)) return;
-    let i = list.length;
-    while (i > 0 && slower(c, list[i - 1]!)) i--;
-    list.splice(i, 0, c);
-    if (list.length > this.slowestCount) list.pop();
-  }
-}
-
-function slower(a: TimedCall, b: TimedCall): boolean {
-  return a.ms > b.ms || (a.ms === b.ms && a.seq < b.seq);
-}
-
-function timedAnswer(r: LogRecord, req: { method?: string; target?: string } | undefined, refused: boolean): TimedCall {
-  return {
-    seq: r.seq,
-    ...(r.reqSeq !== undefined ? { reqSeq: r.reqSeq } : {}),
-    from: r.from === 'client' ? 'server' : 'client',
-    id: r.id,
-    method: r.method ?? req?.method ?? '',
-    ...(r.target !== undefined ? { target: r.target } : req?.target !== undefined ? { target: req.target } : {}),
-    ms: r.ms!,
-    outcome: refused ? 'refused' : r.kind === 'error' ? 'error' : r.isError ? 'isError' : 'result',
-  };
-}
-
-function timedItem(r: LogRecord, it: BatchItem, ms: number): TimedCall {
-  return {
-    seq: r.seq,
-    ...(it.reqSeq !== undefined ? { reqSeq: it.reqSeq } : {}),
-    from: r.from === 'client' ? 'server' : 'client',
-    id: it.id,
-    method: it.method ?? '',
-    ms,
-    outcome: it.kind === 'error' ? 'error' : it.isError ? 'isError' : 'result',
-  };
 }
 
 /** What the summary keeps of a request still open. */
@@ -459,6 +255,7 @@ interface OpenRequest {
 
 /** Open requests kept with their names; further ones are counted by seq. */
 const OPEN_WHOLE = 10_000;
+
 /** Open requests listed when the log has no end record (as many as an end record lists). */
 const OPEN_LISTED = 1000;
 

@@ -1,6 +1,6 @@
 /** Pieces of record rendering shared by the line and the body views. */
-import type { BatchItem, LogRecord } from '../log/record.js';
-import { formatMs } from './format.js';
+import type { BatchItem, LogRecord, Note } from '../log/record.js';
+import { asObject, formatMs } from './format.js';
 import { wireId, wireText } from './wire-text.js';
 
 /** Ids longer than this are shortened on the one-line view. */
@@ -37,4 +37,21 @@ export function extraFields(r: LogRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(r)) if (!BASE_FIELDS.has(k)) out[k] = v;
   return out;
+}
+
+/** A record's notes, each text made a string (a note's text off the wire may be anything). */
+export function notesOf(r: LogRecord): Note[] {
+  if (!Array.isArray(r.notes)) return [];
+  const out: Note[] = [];
+  for (const n of r.notes) {
+    const o = asObject(n);
+    if (o) out.push({ code: o.code as string, text: typeof o.text === 'string' ? o.text : wireText(o.text) });
+  }
+  return out;
+}
+
+/** ` 1.2.0` after a name; nothing for a missing or blank version (no stray spaces). */
+export function versionSuffix(v: unknown): string {
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return '';
+  return ` ${wireText(v, 20)}`;
 }

@@ -10,7 +10,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,12 +25,14 @@ import { waitFor } from '../helpers/wait.js';
 import { startUpstream, type Upstream } from '../helpers/http-upstream.js';
 import { harProblems, type Har } from '../helpers/har.js';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
+import { toolRequire, withTestTools } from '../helpers/test-tools.js';
 import { makeUiHandler } from '../../src/ui/handler.js';
 import { LogWatch } from '../../src/ui/log-watch.js';
 import type { SessionRow } from '../../src/session-view/row.js';
 
-const require = createRequire(import.meta.url);
-const { MockOtlpServer, normalizeTrace } = require('@elastic/mockotlpserver') as {
+// the receiver comes from the test tools (.cache/test-tools), installed when missing
+const TOOLS = await withTestTools('http-auth-sinks.test.ts');
+const { MockOtlpServer, normalizeTrace } = (TOOLS ? toolRequire('@elastic/mockotlpserver') : {}) as {
   MockOtlpServer: new (o: object) => { start(): Promise<void>; close(): Promise<void>; httpUrl: URL };
   normalizeTrace: (t: unknown) => Trace;
 };
@@ -114,6 +115,7 @@ const hostFetch: typeof fetch = (input, init) => {
 };
 
 beforeAll(async () => {
+  if (!TOOLS) return;
   receiver = new MockOtlpServer({
     services: ['http'],
     httpHostname: '127.0.0.1',
@@ -171,7 +173,7 @@ const PLANTED = () => [ACCESS, REFRESH, CODE, CLIENT_SECRET, COOKIE, sessionId];
 const leaks = (text: string): string[] => PLANTED().filter((s) => text.includes(s));
 const spans = (): NSpan[] => received.flatMap((t) => t.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
 
-describe('mcp-tap http: a bearer-protected upstream, signed in through the tap', () => {
+describe.runIf(TOOLS)('mcp-tap http: a bearer-protected upstream, signed in through the tap', () => {
   it('the secrets passed through unchanged: the session worked with them', () => {
     // the leaky tool echoed the token, the session id and the cookie: the relay changed nothing
     expect(whoami).toContain(ACCESS);

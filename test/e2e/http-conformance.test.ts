@@ -14,8 +14,11 @@ import { EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
 import { runTap } from '../helpers/run-tap.js';
 import { waitFor } from '../helpers/wait.js';
 import { readRecords, type Rec } from '../helpers/log.js';
+import { TOOLS_DIR, withTestTools } from '../helpers/test-tools.js';
 
-const CONFORMANCE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+// the suite comes from the test tools (.cache/test-tools), installed when missing
+const TOOLS = await withTestTools('http-conformance.test.ts');
+const CONFORMANCE = join(TOOLS_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const tmp = tempDir('mcp-tap-conformance-');
 afterAll(() => tmp.cleanup());
 
@@ -38,7 +41,7 @@ async function verdicts(url: string): Promise<Map<string, boolean>> {
   return out;
 }
 
-describe('conformance suite through mcp-tap http', () => {
+describe.runIf(TOOLS)('conformance suite through mcp-tap http', () => {
   it('gives the same verdict per server scenario as a direct connection, and the log pairs every request', async () => {
     const port = await freePort();
     const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });

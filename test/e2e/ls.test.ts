@@ -32,7 +32,8 @@ beforeAll(() => {
   copyFileSync(join(ROOT, 'test/fixtures/logs/everything.jsonl'), join(logDir, 'everything.jsonrpc.log.1'));
   writeFileSync(join(logDir, 'junk.jsonrpc.log'), 'this is not a log\n');
   // two real runs into the default directory, named by --name
-  const crash = run(['--name', 'crashy', '--', process.execPath, fixture('exit-with.mjs'), '--code', '3']);
+  // stdin is closed at once: the grace is long enough for the server to exit on its own however slowly it starts
+  const crash = run(['--name', 'crashy', '--grace', '30000', '--', process.execPath, fixture('exit-with.mjs'), '--code', '3']);
   expect(crash.code).toBe(3);
   const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'ls', version: '1' } } });
   const hostile = run(['--name', 'hostile', '--', process.execPath, fixture('escape-server.mjs')], {}, `${init}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'nope' })}\n`);

@@ -54,11 +54,13 @@ describe('shutdown edges', () => {
     cleanup.push(() => child.kill('SIGKILL'));
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    // listened for at once: mcp-tap may be gone before the pid file is read
+    const closed = new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
     const pid = await readPid(pidFile);
     cleanup.push(() => {
       if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     });
-    const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+    const code = await closed;
     expect(code).toBe(70);
     expect(stderr).toMatch(/mcp-tap: internal error: simulated bug in mcp-tap; stopping the server/);
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace

@@ -179,8 +179,10 @@ describe('tail -f', () => {
     const tail = await readyTail(log);
     const tap = runTap(['--log', log, '--quiet', '--', process.execPath, fixture('exit-with.mjs'), '--code', '3']);
     running.push(tap);
-    tap.child.stdin.end();
+    // the host stays connected: the server exits on its own (had the host closed stdin first, a server
+    // slower to start than the grace period would be stopped by mcp-tap instead)
     await tap.exited();
+    tap.child.stdin.end();
     await until(tail, () => tail.text().includes('end of session'), 10_000, 'the end separator');
     expect(tail.text()).toContain('server exited with code 3');
     expect(tail.text()).toMatch(/end of session .*exit 3/);

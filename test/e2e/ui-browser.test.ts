@@ -229,7 +229,8 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     await page.locator('.card[data-server="gamma"]').click();
     await expect.poll(() => live(page, (l) => l.selected()?.session)).toBe(gamma.session);
     expect(await live(page, (l) => l.following())).toBe(false);
-    expect(await page.locator('#session-head .follow.on').count()).toBe(0);
+    // the header is drawn after the selection changes: wait for it
+    await expect.poll(() => page.locator('#session-head .follow.on').count()).toBe(0);
     const epsilon = liveLog(logs, 'epsilon');
     await page.locator('.card[data-server="epsilon"]').waitFor({ timeout: 15_000 });
     gamma.request(1);

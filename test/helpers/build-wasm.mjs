@@ -1,14 +1,16 @@
 // Compiles src/protocol/envelope-scan.wat (wabt) into the base64 module in src/protocol/envelope-wasm.ts.
-// `npm run build:wasm` writes the file; test/unit/envelope-wasm.test.ts checks the two still match.
+// `npm run build:wasm` writes the file; test/unit/envelope-wasm.test.ts checks the two still match. wabt
+// is one of the test tools (test/tools/package.json), installed into .cache/test-tools.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import wabtInit from 'wabt';
 
 const WAT = fileURLToPath(new URL('../../src/protocol/envelope-scan.wat', import.meta.url));
 const OUT = fileURLToPath(new URL('../../src/protocol/envelope-wasm.ts', import.meta.url));
 
 /** The module's bytes, base64. */
 export async function compileEnvelopeWat() {
+  const wabtInit = createRequire(fileURLToPath(new URL('../../.cache/test-tools/package.json', import.meta.url)))('wabt');
   const wabt = await wabtInit();
   const mod = wabt.parseWat('envelope-scan.wat', readFileSync(WAT, 'utf8'), { simd: true });
   try {

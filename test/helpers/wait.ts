@@ -34,8 +34,8 @@ export async function waitDead(pid: number, timeoutMs = 5000): Promise<void> {
   await waitFor(() => !isAlive(pid), timeoutMs, `process ${pid} to be gone`);
 }
 
-/** The pid a fixture server wrote to its pid file, once the file exists. */
-export async function readPid(file: string, timeoutMs = 5000): Promise<number> {
+/** The pid a fixture server wrote to its pid file, once the file exists (a busy machine may take seconds to start one). */
+export async function readPid(file: string, timeoutMs = 15_000): Promise<number> {
   const text = await waitFor(() => {
     try {
       const t = readFileSync(file, 'utf8').trim();

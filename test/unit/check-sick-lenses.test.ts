@@ -17,7 +17,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/check/evaluate.js';
 import { buildBaseline } from '../../src/check/baseline.js';
-import { LISTED_REQUESTS, RESULTS_PER_RULE, type SessionFacts } from '../../src/check/gather.js';
+import { LISTED_REQUESTS, RESULTS_PER_RULE, type SessionFacts } from '../../src/check/facts.js';
 import { readFacts } from '../../src/check/read-facts.js';
 import { renderJunit } from '../../src/check/render-junit.js';
 import { renderSarif, SARIF_MAX_RESULTS } from '../../src/check/render-sarif.js';

@@ -14,7 +14,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Assertions } from '../../src/check/assertions.js';
 import { evaluate } from '../../src/check/evaluate.js';
-import { SessionGatherer, type GatherBound } from '../../src/check/gather.js';
+import { SessionGatherer } from '../../src/check/gather.js';
+import type { GatherBound } from '../../src/check/facts.js';
 import { renderText } from '../../src/check/render-text.js';
 import type { CheckReport } from '../../src/check/report.js';
 import type { LogRecord } from '../../src/log/record.js';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserTests, underCi } from '../helpers/browser.js';
 import { ROOT } from '../helpers/paths.js';
+import { toolsMode } from '../helpers/test-tools.js';
 
 describe('browser tests and CI', () => {
   it('fail under CI when chromium is missing, run when it is there, skip (with a warning) only locally', () => {
@@ -16,7 +17,14 @@ describe('browser tests and CI', () => {
     expect(underCi({ CI: '' })).toBe(false);
   });
 
-  it('.ci/run sets CI, installs chromium and Wine, does not swallow a failed install, runs the Windows and host suites', () => {
+  it('the test tools: a failed install fails under CI, skips (with a warning) only locally', () => {
+    expect(toolsMode('', { CI: 'true' })).toBe('run');
+    expect(toolsMode('', {})).toBe('run');
+    expect(toolsMode('npm install failed', { CI: '1' })).toBe('fail');
+    expect(toolsMode('npm install failed', {})).toBe('skip');
+  });
+
+  it('.ci/run sets CI, installs chromium, Wine and the test tools, does not swallow a failed install, runs the Windows and host suites', () => {
     const script = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
     expect(script).toMatch(/^set -euo pipefail$/m);
     expect(script).toMatch(/^export CI=/m);
@@ -29,9 +37,10 @@ describe('browser tests and CI', () => {
     expect(script).toMatch(/missing\+=\(jq\)/);
     expect(script).toMatch(/command -v jq[^\n]*\|\| \{[^}]*exit 1/);
     expect(script).toMatch(/command -v wine[^\n]*\|\| \{[^}]*exit 1/);
-    expect(script.trim().split('\n').filter((l) => !l.startsWith('#')).slice(-7)).toEqual([
+    expect(script.trim().split('\n').filter((l) => !l.startsWith('#')).slice(-8)).toEqual([
       'npm ci --no-audit --no-fund',
       'bash scripts/install-python-sdk.sh',
+      'node scripts/install-test-tools.mjs',
       'npm test',
       'node scripts/install-wine.mjs',
       'npm run test:wine',

@@ -2,7 +2,7 @@
  * No import loops in src/: following relative imports (type-only ones too) from any module never leads
  * back to it. A loop means two modules are one concern split in two, or a shared piece belongs lower.
  * And lower layers (the relay's framing, protocol, session, log) never import from the readers and
- * front ends built on them.
+ * front ends built on them, nor anything from the CLI above them all.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -65,6 +65,15 @@ describe('src/ import graph', () => {
       for (const d of deps) {
         if (higher.includes(relative(SRC, d).split(/[\\/]/)[0]!)) upward.push(`${relative(SRC, file)} → ${relative(SRC, d)}`);
       }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps the CLI on top: no module outside src/cli imports from it (what a command gives a module, it passes in)', () => {
+    const upward: string[] = [];
+    for (const [file, deps] of importGraph(sourceFiles(SRC))) {
+      if (relative(SRC, file).split(/[\\/]/)[0] === 'cli') continue;
+      for (const d of deps) if (relative(SRC, d).split(/[\\/]/)[0] === 'cli') upward.push(`${relative(SRC, file)} → ${relative(SRC, d)}`);
     }
     expect(upward).toEqual([]);
   });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { processAlive, unendedState } from '../../src/platform/process-alive.js';
 import { headerRows } from '../../src/transcript/header-rows.js';
-import type { SessionHeader } from '../../src/transcript/summary.js';
+import type { SessionHeader } from '../../src/transcript/session-header.js';
 
 const STYLE = { code: (t: string) => `\`${t}\``, text: (t: string) => t, dash: '—' };
 const header = (over: Partial<SessionHeader>): SessionHeader => ({ session: 's', start: 1, end: 2, durationMs: 1, ended: false, pid: 4242, ...over });

@@ -4,19 +4,20 @@
  * own normalizeTrace must agree field for field (ids, kinds, nanosecond times, attributes of every type,
  * events, links, status).
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { encodeTraceRequest } from '../../src/otlp/otlp-proto.js';
 import { traceRequestJson, unixNanos } from '../../src/otlp/otlp-json.js';
 import { originFor } from '../../src/otlp/origin.js';
 import type { Span } from '../../src/otlp/spans.js';
+import { toolRequire, withTestTools } from '../helpers/test-tools.js';
 
-const require = createRequire(import.meta.url);
-const { normalizeTrace } = require('@elastic/mockotlpserver') as { normalizeTrace: (t: unknown) => Record<string, unknown> };
-const { getProtoRoot } = require('@elastic/mockotlpserver/lib/proto.js') as {
+// the receiver comes from the test tools (.cache/test-tools), installed when missing
+const TOOLS = await withTestTools('otlp-encode.test.ts');
+const { normalizeTrace } = (TOOLS ? toolRequire('@elastic/mockotlpserver') : {}) as { normalizeTrace: (t: unknown) => Record<string, unknown> };
+const { getProtoRoot } = (TOOLS ? toolRequire('@elastic/mockotlpserver/lib/proto.js') : {}) as {
   getProtoRoot: () => { lookupType: (n: string) => { decode: (b: Buffer) => unknown } };
 };
-const protoRoot = getProtoRoot();
+const protoRoot = TOOLS ? getProtoRoot() : undefined!;
 
 const spans: Span[] = [
   {
@@ -50,7 +51,7 @@ function withDefaults(t: Record<string, unknown>): unknown {
   return v;
 }
 
-describe('OTLP encoders', () => {
+describe.runIf(TOOLS)('OTLP encoders', () => {
   it('protobuf decodes with the official protos to what the JSON encoder says', () => {
     const bytes = encodeTraceRequest(spans, origin);
     const decoded = protoRoot.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest').decode(bytes);

@@ -4,16 +4,17 @@
  * bucket counts, sums, min and max as hand-computed here; the protobuf encoding decodes with the
  * receiver's own protobufjs and the official protos to what the OTLP/JSON encoding says.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { DurationMetrics, DURATION_BOUNDS, METRIC_OPERATION, METRIC_SESSION } from '../../src/otlp/metrics.js';
 import { encodeMetricsRequest, metricsRequestJson } from '../../src/otlp/otlp-metrics.js';
 import { originFor } from '../../src/otlp/origin.js';
 import type { Span } from '../../src/otlp/spans.js';
+import { toolRequire, withTestTools } from '../helpers/test-tools.js';
 
-const require = createRequire(import.meta.url);
-const { normalizeMetrics } = require('@elastic/mockotlpserver') as { normalizeMetrics: (t: unknown) => Record<string, unknown> };
-const { getProtoRoot } = require('@elastic/mockotlpserver/lib/proto.js') as {
+// the receiver comes from the test tools (.cache/test-tools), installed when missing
+const TOOLS = await withTestTools('otlp-metrics.test.ts');
+const { normalizeMetrics } = (TOOLS ? toolRequire('@elastic/mockotlpserver') : {}) as { normalizeMetrics: (t: unknown) => Record<string, unknown> };
+const { getProtoRoot } = (TOOLS ? toolRequire('@elastic/mockotlpserver/lib/proto.js') : {}) as {
   getProtoRoot: () => { lookupType: (n: string) => { decode: (b: Buffer) => unknown } };
 };
 
@@ -73,7 +74,7 @@ describe('duration metrics', () => {
     expect(ops!.points.reduce((a, p) => a + p.count, 0)).toBe(1500);
   });
 
-  it('protobuf decodes with the official protos to what OTLP/JSON says, cumulative from the start', () => {
+  it.runIf(TOOLS)('protobuf decodes with the official protos to what OTLP/JSON says, cumulative from the start', () => {
     const metrics = metricsOf([call('echo', 5), call('echo', 250, 'tool_error'), span('internal', 2000, { 'network.transport': 'pipe' }, '')]).collect();
     const origin = originFor('everything', {});
     const now = T0 + 5000.5;

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { setExitCode } from '../program.js';
+import { warn } from '../stderr.js';
 
 interface DemoCliOptions {
   log?: string;
@@ -30,7 +31,7 @@ export function define(program: Command): void {
         throw new UsageError(`--server must be auto, everything or bundled, got ${JSON.stringify(opts.server)}`);
       }
       const { runDemo } = await import('../../demo/run-demo.js');
-      const report = await runDemo({ log: opts.log !== undefined ? resolve(opts.log) : undefined, json: opts.json, server: opts.server, color: opts.color });
+      const report = await runDemo({ log: opts.log !== undefined ? resolve(opts.log) : undefined, json: opts.json, server: opts.server, color: opts.color, warn });
       if (!report.ok) setExitCode(1);
     });
 }
