@@ -12,10 +12,11 @@
  * The relay half (the proxy itself in front of such a server) is bench/run.js's; this measures readers only.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeSection } from './results-section.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TAP = process.env.BENCH_TAP ?? join(ROOT, 'bin', 'mcp-tap.js');
@@ -45,7 +46,7 @@ function openLog(path, session) {
   let seq = 0;
   const fd = openSync(path, 'a', 0o600);
   const env = (from, kind) => `{"v":1,"time":${Date.now()},"session":"${session}","seq":${++seq},"from":"${from}","kind":"${kind}"`;
-  writeSync(fd, `${env('proxy', 'event')},"event":"start","name":"flood","command":"node","args":["flood.mjs"],"cwd":"/tmp","pid":4242}\n`);
+  writeSync(fd, `${env('proxy', 'event')},"event":"start","name":"flood","command":"node","args":["flood.mjs"],"cwd":"/tmp","pid":${process.pid}}\n`);
   return {
     seq: () => seq,
     close: () => closeSync(fd),
@@ -284,12 +285,7 @@ export async function floods() {
     '<!-- reader-floods:end -->',
     '',
   ].join('\n');
-  let text = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '# mcp-tap benchmark results\n\n';
-  const a = text.indexOf('<!-- reader-floods:start -->');
-  const b = text.indexOf('<!-- reader-floods:end -->');
-  if (a !== -1 && b !== -1) text = text.slice(0, a) + section.trimEnd() + text.slice(b + '<!-- reader-floods:end -->'.length);
-  else text = `${text.trimEnd()}\n\n${section}`;
-  writeFileSync(OUT, text);
+  writeSection(OUT, 'reader-floods', section);
   console.log(section);
   return results;
 }

@@ -19,12 +19,13 @@
  * Peak RSS comes from GNU time (`/usr/bin/time -f %M`); without it the column says —.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeLargeLog } from './gen-log.mjs';
 import { floods } from './reader-floods.mjs';
+import { writeSection } from './results-section.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TAP = process.env.BENCH_TAP ?? join(ROOT, 'bin', 'mcp-tap.js');
@@ -241,12 +242,7 @@ function writeSick({ rows, logs, big, bigRows, loadBefore, wall }) {
     '<!-- readers-sick:end -->',
     '',
   ].join('\n');
-  let text = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '# mcp-tap benchmark results\n\n';
-  const a = text.indexOf('<!-- readers-sick:start -->');
-  const b = text.indexOf('<!-- readers-sick:end -->');
-  if (a !== -1 && b !== -1) text = text.slice(0, a) + section.trimEnd() + text.slice(b + '<!-- readers-sick:end -->'.length);
-  else text = `${text.trimEnd()}\n\n${section}`;
-  writeFileSync(OUT, text);
+  writeSection(OUT, 'readers-sick', section);
   console.log(section);
 }
 
@@ -336,12 +332,7 @@ function writeReport({ result, records, bytes, jqWhy, loadBefore, wall }) {
     '<!-- readers:end -->',
     '',
   ].join('\n');
-  let text = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '# mcp-tap benchmark results\n\n';
-  const a = text.indexOf('<!-- readers:start -->');
-  const b = text.indexOf('<!-- readers:end -->');
-  if (a !== -1 && b !== -1) text = text.slice(0, a) + section.trimEnd() + text.slice(b + '<!-- readers:end -->'.length);
-  else text = `${text.trimEnd()}\n\n${section}`;
-  writeFileSync(OUT, text);
+  writeSection(OUT, 'readers', section);
   console.log(section);
 }
 

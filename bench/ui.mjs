@@ -11,10 +11,13 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { syntheticSession } = await import(join(root, 'dist', 'report', 'synthetic-session.js'));
+// the synthetic session lives with the tests (TypeScript): bundled here on the fly
+const bundled = await build({ entryPoints: [join(root, 'test', 'helpers', 'synthetic-session.ts')], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'silent' });
+const { syntheticSession } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
 const ROUNDS = Number(process.env.BENCH_UI_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 10);
 const HUGE = Number(process.env.BENCH_UI_RECORDS ?? 200_000);

@@ -1,7 +1,8 @@
 /**
- * Bundles the browser pages (typed modules under src/ui/page and src/report/page) with esbuild into one
- * classic script each, and writes them as string constants into src/generated/page-bundles.ts, which
- * the server and the report inline into their HTML. Run before tsc (npm run build / typecheck); the
+ * Bundles the browser pages (entries under src/ui/page and src/report/page, drawing with the session
+ * view's modules in src/session-view/page) with esbuild into one classic script each, and writes them as
+ * string constants into src/generated/page-bundles.ts, which the server and the report inline into their
+ * HTML. Run before tsc (npm run build / typecheck); the
  * generated file is not committed.
  */
 import { build } from 'esbuild';

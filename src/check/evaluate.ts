@@ -10,6 +10,7 @@ import { evaluateAssertions, NO_ASSERTIONS, type Assertions } from './assertions
 import { DEFAULT_FAIL_ON, failsOn, type FailOn } from './fail-on.js';
 import { RESULTS_PER_RULE, type Located, type RequestFact, type SessionFacts } from './gather.js';
 import type { CheckReport, OmittedResult, Problem, RequestOutcome } from './report.js';
+import { OTHER_ERROR_CODES_KEY } from './omitted.js';
 import { jsonrpcErrorKey, refusedProbe as refused, roundMs as round, statusOf } from './request-results.js';
 import { ruleFor, type Category } from './rules.js';
 import { checkToolSchemas, type SchemaValidator } from './schema-check.js';
@@ -48,7 +49,8 @@ const idOf = (id: unknown): string => JSON.stringify(id);
 const ERROR_KEY_PREFIX = jsonrpcErrorKey(undefined).slice(0, -1);
 
 /** A result key (a rule id, or `jsonrpc-error error <code>`) → the rule and error code it counts. */
-function keyRule(key: string): { ruleId: string; errorCode?: number | null } {
+function keyRule(key: string): { ruleId: string; errorCode?: number | null; otherCodes?: true } {
+  if (key === OTHER_ERROR_CODES_KEY) return { ruleId: 'jsonrpc-error', otherCodes: true };
   if (!key.startsWith(ERROR_KEY_PREFIX)) return { ruleId: key };
   const code = Number(key.slice(ERROR_KEY_PREFIX.length));
   return { ruleId: 'jsonrpc-error', errorCode: Number.isFinite(code) && key.slice(ERROR_KEY_PREFIX.length) !== '?' ? code : null };
@@ -201,9 +203,9 @@ export function evaluate(facts: SessionFacts, opts: EvaluateOptions = {}): Check
     .filter(([, n]) => n > 0)
     .map(([key, n]) => {
       const k = keyRule(key);
-      return { ruleId: k.ruleId, category: ruleFor(k.ruleId).category, ...(k.errorCode !== undefined ? { errorCode: k.errorCode } : {}), count: n };
+      return { ruleId: k.ruleId, category: ruleFor(k.ruleId).category, ...(k.errorCode !== undefined ? { errorCode: k.errorCode } : {}), ...(k.otherCodes ? { otherCodes: k.otherCodes } : {}), count: n };
     })
-    .sort((a, b) => a.ruleId.localeCompare(b.ruleId) || (a.errorCode ?? 0) - (b.errorCode ?? 0));
+    .sort((a, b) => a.ruleId.localeCompare(b.ruleId) || Number(a.otherCodes ?? false) - Number(b.otherCodes ?? false) || (a.errorCode ?? 0) - (b.errorCode ?? 0));
   const initialize = facts.requests.find((q) => q.method === 'initialize' && q.from === 'client' && q.answer?.ms !== undefined);
   const start = facts.start;
   const omitted = facts.omitted?.requests ?? 0;

@@ -7,7 +7,19 @@
 import { moreText, OTHER_KEY } from '../log/keep-first.js';
 import type { OmittedResult, RequestStatus } from './report.js';
 import type { Category } from './rules.js';
-import { exceedsMs, maxMsMatches, resultKeysOf, statusOf, type JudgedRequest, type RequestJudges } from './request-results.js';
+import { exceedsMs, jsonrpcErrorKey, maxMsMatches, resultKeysOf, statusOf, type JudgedRequest, type RequestJudges } from './request-results.js';
+
+/**
+ * Error codes whose left-out answers are counted one by one; the answers of further codes are counted
+ * together under OTHER_ERROR_CODES_KEY — a server that numbers its errors (an errno, a random code) would
+ * otherwise make one count, and one `… and 1 more` line, per answer.
+ */
+export const MAX_ERROR_CODES = 200;
+
+/** The result key of left-out error answers of codes past the first MAX_ERROR_CODES. */
+export const OTHER_ERROR_CODES_KEY = 'jsonrpc-error (other codes)';
+
+const ERROR_KEY_PREFIX = jsonrpcErrorKey(undefined).slice(0, -1);
 
 /** Requests not in SessionFacts.requests, and what they count for. */
 export interface OmittedRequests {
@@ -15,8 +27,10 @@ export interface OmittedRequests {
   /** Of them, task calls (answered with a CreateTaskResult). */
   tasks: number;
   byStatus: Map<RequestStatus, number>;
-  /** The results they yield, by result key (resultKeysOf: a rule id, `jsonrpc-error error <code>`). */
+  /** The results they yield, by result key (resultKeysOf: a rule id, `jsonrpc-error error <code>`, past MAX_ERROR_CODES codes OTHER_ERROR_CODES_KEY). */
   results: Map<string, number>;
+  /** Distinct error codes among the keys of `results`. */
+  errorCodes: number;
   /** By `${key}=${ms}`, as the --max-ms flag reads: the requests it matched, and those that broke it. */
   maxMsMatched: Map<string, number>;
   maxMsFailed: Map<string, number>;
@@ -32,6 +46,7 @@ export function noneOmitted(judges: RequestJudges): OmittedRequests {
     tasks: 0,
     byStatus: new Map(),
     results: new Map(),
+    errorCodes: 0,
     maxMsMatched: new Map(flags.map((f) => [f, 0])),
     maxMsFailed: new Map(flags.map((f) => [f, 0])),
     forbidCalled: new Map(),
@@ -48,7 +63,7 @@ export function countOmitted(o: OmittedRequests, q: JudgedRequest, judges: Reque
   if (q.task) o.tasks++;
   const status = statusOf(q);
   bump(o.byStatus, status);
-  for (const key of resultKeysOf(q, judges)) bump(o.results, key);
+  for (const key of resultKeysOf(q, judges)) bump(o.results, foldCode(o, key));
   if (status !== 'cancelled' && judges.maxMs.length > 0) {
     // one count per flag, even when the same flag is given twice
     const seen = new Set<string>();
@@ -63,6 +78,14 @@ export function countOmitted(o: OmittedRequests, q: JudgedRequest, judges: Reque
   for (const t of new Set(judges.forbidTools)) if (q.method === 'tools/call' && q.target === t) bump(o.forbidCalled, t);
 }
 
+/** The key a left-out result is counted under: its own, or past MAX_ERROR_CODES error codes the shared one. */
+function foldCode(o: OmittedRequests, key: string): string {
+  if (!key.startsWith(ERROR_KEY_PREFIX) || o.results.has(key)) return key;
+  if (o.errorCodes >= MAX_ERROR_CODES) return OTHER_ERROR_CODES_KEY;
+  o.errorCodes++;
+  return key;
+}
+
 /** Categories whose results are findings (notes of the analysis and of the lenses), not outcomes of requests. */
 const NOTE_CATEGORIES: ReadonlySet<Category> = new Set<Category>(['findings', 'spec', 'security', 'info']);
 
@@ -74,6 +97,6 @@ export function omittedResultText(o: OmittedResult): string {
       ? `finding${s} of other codes`
       : NOTE_CATEGORIES.has(o.category)
         ? `${o.ruleId} finding${s}`
-        : `${o.ruleId} result${s}${o.errorCode !== undefined ? ` (error ${o.errorCode ?? 'without a code'})` : ''}`;
+        : `${o.ruleId} result${s}${o.otherCodes ? ` (other error codes, past the first ${MAX_ERROR_CODES})` : o.errorCode !== undefined ? ` (error ${o.errorCode ?? 'without a code'})` : ''}`;
   return moreText(o.count, what);
 }

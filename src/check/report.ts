@@ -103,6 +103,8 @@ export interface OmittedResult {
   category: Category;
   /** jsonrpc-error: the error code these answers carry (null: none). */
   errorCode?: number | null;
+  /** jsonrpc-error: these answers carry codes past the first 200 the report counts one by one. */
+  otherCodes?: true;
   count: number;
 }
 

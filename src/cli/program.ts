@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { defaultLogDir } from '../log/log-path.js';
+import { READER_COMMANDS, sizeReaderHeap } from './reader-heap.js';
 
 let exitCode = 0;
 
@@ -43,6 +44,7 @@ function translate(err: unknown): never | number {
 
 /** Loads one subcommand module, parses argv with it, and returns the exit status. */
 export async function runSubcommand(name: string, load: Loader, argv: string[]): Promise<number> {
+  if (READER_COMMANDS.has(name)) sizeReaderHeap();
   const program = makeProgram();
   const mod = await load();
   mod.define(program);
@@ -53,7 +55,6 @@ export async function runSubcommand(name: string, load: Loader, argv: string[]):
   } catch (err) {
     return translate(err);
   }
-  void name;
   return exitCode;
 }
 

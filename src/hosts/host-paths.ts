@@ -104,12 +104,13 @@ export function moreHostLocations(host: HostId, h: HostEnv, appData: string): Se
       ];
     case 'opencode':
     case 'kilo': {
-      // opencode, and Kilo CLI (its fork) with its own names: <name>.json(c) and .<name>/<name>.json(c)
-      // in the project and each parent up to the git work tree's root (the filesystem root outside one)
+      // opencode, and Kilo CLI (its fork) with its own names: config.json (the older name, still read) and
+      // <name>.json(c) in its config directory; <name>.json(c) and .<name>/<name>.json(c) in the project and
+      // each parent up to the git work tree's root (the filesystem root outside one)
       const name = host === 'kilo' ? 'kilo' : 'opencode';
       const dir = p.join(xdgConfig(h), name);
       const shape = { shape: 'opencode' as const };
-      const out = [at('user', p.join(dir, `${name}.json`), ['mcp'], shape), at('user', p.join(dir, `${name}.jsonc`), ['mcp'], shape)];
+      const out = ['config.json', `${name}.json`, `${name}.jsonc`].map((f) => at('user', p.join(dir, f), ['mcp'], shape));
       for (const d of dirsUpTo(project, h.gitRoot ?? null, h.platform)) {
         for (const f of [`${name}.json`, `${name}.jsonc`, p.join(`.${name}`, `${name}.json`), p.join(`.${name}`, `${name}.jsonc`)]) out.push(at('project', p.join(d, f), ['mcp'], shape));
       }

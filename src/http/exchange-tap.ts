@@ -6,7 +6,7 @@
  * hold tokens, never reach the log; the auth steps among them join the run's sign-in chain.
  */
 import type { IncomingMessage } from 'node:http';
-import { checksRoutingHeaders, type RoutingHeaders } from '../protocol/routing-headers.js';
+import type { RoutingHeaders } from '../protocol/routing-headers.js';
 import { asEndpointsOf, authStepOf, grantTypeOf } from './auth-flow.js';
 import { BodyCapture } from './body-capture.js';
 import { isJsonRpcBody, isJsonType } from './endpoint-policy.js';
@@ -123,10 +123,13 @@ interface RequestSide {
   grant(): string | undefined;
 }
 
-/** The routing headers of a 2026-07-28 POST, when it declares that revision or a later one. */
-function routingOf(req: IncomingMessage): RoutingHeaders | undefined {
+/**
+ * The routing headers of a POST, as sent (each may be absent): the session holds a request to them when
+ * the header or the body's `_meta` names 2026-07-28 or later (routing-headers.ts), so a body of that
+ * revision sent without `MCP-Protocol-Version` is caught too.
+ */
+function routingOf(req: IncomingMessage): RoutingHeaders {
   const version = header(req, 'mcp-protocol-version');
-  if (!checksRoutingHeaders(version)) return undefined;
   const out: RoutingHeaders = {};
   if (version !== undefined) out.protocolVersion = version;
   const method = header(req, 'mcp-method');

@@ -83,6 +83,7 @@ export const searchMessagesInput = z.object({
   session: z.string().min(1).max(200).optional().describe('A session id or unique prefix; default: every session of every log'),
   log: logArg.optional(),
   method: z.array(z.string().min(1).max(200)).max(20).optional().describe('Method globs, e.g. tools/*, *list*'),
+  tool: z.array(z.string().min(1).max(200)).max(20).optional().describe('Tool name globs (also a prompt or resource asked for), e.g. get_*: the calls and their answers'),
   from: z.enum(['client', 'server', 'proxy']).optional().describe('Only what this side sent (proxy: mcp-tap\'s own events)'),
   kind: z.array(z.enum(KINDS)).optional(),
   errors: z.boolean().optional().describe('Only problems: error answers, isError results, findings, invalid lines, failures'),

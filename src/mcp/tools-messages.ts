@@ -44,7 +44,7 @@ function cursorPosition(p: Record<string, unknown> | undefined): Position | unde
 /** search_messages: records matching the tail filters, logs newest first, each log in file order. */
 export async function searchMessagesTool(ctx: McpContext, args: z.infer<typeof searchMessagesInput>, scanBytes = SCAN_BYTES): Promise<CallToolResult> {
   const { query, position } = positionOf('search_messages', args);
-  const filter = buildFilter(parseFilterOptions({ method: args.method, from: args.from, kind: args.kind, errors: args.errors, grep: args.text, slow: args.slowerThanMs }));
+  const filter = buildFilter({ ...parseFilterOptions({ method: args.method, from: args.from, kind: args.kind, errors: args.errors, grep: args.text, slow: args.slowerThanMs }), ...(args.tool?.length ? { target: args.tool } : {}) });
   // the body is parsed for records the filters keep (their preview), and whole when the text is searched
   const needsBody = args.text !== undefined ? () => true : (h: LogRecord) => mayBeRefusedProbe(h) || filter(h);
   let sessionId: string | undefined;

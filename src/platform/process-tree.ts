@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { execa } from 'execa';
 import { findCommand } from './command-lookup.js';
-import { stopWindowsTree, type CommandResult } from './windows-tree.js';
+import { LISTERS, stopWindowsTree, type CommandResult } from './windows-tree.js';
 
 export type TreeStop =
   | { kind: 'group-signal'; pgid: number; signal: NodeJS.Signals }
@@ -24,6 +24,24 @@ export function treeStopPlan(platform: NodeJS.Platform, pid: number | undefined,
 
 /** Each command of the Windows stop may take this long (wmic and PowerShell are slow to start). */
 const COMMAND_TIMEOUT_MS = 10_000;
+
+/** The longest a Windows stop can run: taskkill and each lister timing out, then the kills. */
+export const TREE_STOP_BOUND_MS = (1 + LISTERS.length) * COMMAND_TIMEOUT_MS + 1_000;
+
+/** Windows stops still under way, by root pid: process.exit would cut them short, leaving what the server started. */
+const pending = new Map<number, Promise<string | null>>();
+
+/**
+ * Resolves once every Windows tree stop begun so far has finished, or after `boundMs`: the shutdown may
+ * stop waiting for a server (a grace period after SIGKILL) while the fallback is still listing its tree.
+ */
+export async function treeStopsSettled(boundMs = TREE_STOP_BOUND_MS): Promise<void> {
+  if (pending.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
+  await Promise.race([Promise.allSettled([...pending.values()]), bound]);
+  clearTimeout(timer);
+}
 
 /** Runs one command of the Windows stop through execa; never rejects. */
 async function runCommand(file: string, args: string[]): Promise<CommandResult> {
@@ -53,7 +71,13 @@ export async function stopTree(plan: TreeStop, child?: Pick<ChildProcess, 'kill'
   try {
     if (plan.kind === 'group-signal') process.kill(-plan.pgid, plan.signal);
     if (plan.kind !== 'taskkill') return null;
-    return await stopWindowsTree(plan.pid, {
+    // SIGKILL while SIGTERM's stop is still listing the tree: that stop ends it all, and says so once
+    const running = pending.get(plan.pid);
+    if (running !== undefined) {
+      await running;
+      return null;
+    }
+    const stop = stopWindowsTree(plan.pid, {
       run: runCommand,
       killChild: () => {
         try {
@@ -70,6 +94,12 @@ export async function stopTree(plan: TreeStop, child?: Pick<ChildProcess, 'kill'
         }
       },
     });
+    pending.set(plan.pid, stop);
+    try {
+      return await stop;
+    } finally {
+      pending.delete(plan.pid);
+    }
   } catch {
     // group already empty
     return null;

@@ -38,12 +38,16 @@ const show = (v: string): string => JSON.stringify(v.length > 80 ? `${v.slice(0,
 /**
  * What is wrong with a request's routing headers, one text per problem (empty: they agree with the
  * body). `name` is the body's `params.name`/`params.uri` when a string; `protocolVersion` its `_meta` one.
+ * Held to them: a request whose `MCP-Protocol-Version` header or `_meta` version is 2026-07-28 or later
+ * (a body of that revision must come with the header; an older request without it is left alone).
  */
 export function routingHeaderProblems(h: RoutingHeaders, body: { method: string; name?: string | undefined; protocolVersion?: string | undefined }): string[] {
   const out: string[] = [];
   const hv = h.protocolVersion;
   const bv = body.protocolVersion;
-  if (hv !== undefined && hv.trim() !== bv) {
+  if (!checksRoutingHeaders(hv) && !checksRoutingHeaders(bv)) return out;
+  if (hv === undefined) out.push(`no MCP-Protocol-Version header (the body's _meta protocolVersion is ${show(bv!)})`);
+  else if (hv.trim() !== bv) {
     out.push(bv === undefined ? `MCP-Protocol-Version ${show(hv)} but the body has no _meta protocolVersion` : `MCP-Protocol-Version ${show(hv)} does not match the body's ${show(bv)}`);
   }
   if (h.method === undefined) out.push(`no Mcp-Method header (the body's method is ${show(body.method)})`);

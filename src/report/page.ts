@@ -9,11 +9,12 @@ import { sampleNotice, sampleOmittedLines, type SessionPlan } from '../transcrip
 import { groupSessions } from '../transcript/summary.js';
 import type { ContextCost } from '../lens/context/context-cost.js';
 import { renderHeaderHtml } from './header-html.js';
-import { buildSessionModel, type Bar, type SessionModel, type Tick } from './model.js';
+import { buildSessionModel, type SessionModel } from './model.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_CSS } from './page-style.js';
 import { DEFAULT_BODY_LIMITS, encodeRow, type BodyLimits, type BodyMeter } from './rows.js';
 import { isQuietExchange } from '../log/http-records.js';
+import { sessionViewHtml } from '../session-view/markup.js';
 import { escapeHtml, jsonForScript, visibleText } from './safe-json.js';
 
 export interface ReportOptions {
@@ -31,60 +32,6 @@ export interface ReportOptions {
 const ROWS_PER_CHUNK = 500;
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-
-function encodeBar(b: Bar): Record<string, unknown> {
-  const o: Record<string, unknown> = { s: b.seq };
-  if (b.item !== undefined) o['it'] = b.item;
-  o['f'] = b.from === 'client' ? 'c' : 's';
-  if (b.id !== undefined) o['i'] = b.id;
-  o['m'] = b.method;
-  if (b.target !== undefined) o['g'] = b.target;
-  o['t0'] = b.start;
-  o['t1'] = b.end;
-  o['o'] = b.outcome;
-  if (b.answerSeq !== undefined) o['a'] = b.answerSeq;
-  if (b.ms !== undefined) o['d'] = b.ms;
-  if (b.cancelAt !== undefined) o['c'] = b.cancelAt;
-  if (b.progress.length > 0) o['p'] = b.progress;
-  if (b.errorText !== undefined) o['et'] = b.errorText;
-  if (b.task !== undefined) o['tk'] = [b.task.id, b.task.status, b.task.at];
-  return o;
-}
-
-function encodeTicks(ticks: readonly Tick[]): unknown[] {
-  return ticks.map((t) => (t.tag === undefined ? [t.t, t.seq] : [t.t, t.seq, t.tag]));
-}
-
-function legend(): string {
-  const sw = (cls: string, label: string) => `<span><i class="sw ${cls}"></i>${label}</span>`;
-  const tick = (color: string, label: string) => `<span><i class="sw tick" style="background:${color}"></i>${label}</span>`;
-  return [
-    '<div class="legend" aria-label="Legend">',
-    sw('o-ok', 'ok'),
-    sw('o-error', 'error'),
-    sw('o-isError', 'isError (tool failed)'),
-    sw('o-cancelled', 'cancelled'),
-    sw('o-unanswered', 'no answer'),
-    sw('o-refused', 'refused probe (fallback)'),
-    sw('o-running', 'task still running'),
-    sw('pmk', 'progress'),
-    tick('var(--notif)', 'notification'),
-    tick('var(--stderr)', 'stderr'),
-    tick('var(--error)', 'invalid line'),
-    tick('var(--event)', 'mcp-tap event'),
-    '</div>',
-  ].join('');
-}
-
-const FILTERS = `<div class="filters">
-<select id="f-method" aria-label="Method"></select>
-<select id="f-dir" aria-label="Direction"><option value="">Both directions</option><option value="c">client → server</option><option value="s">server → client</option><option value="p">mcp-tap events</option></select>
-<select id="f-kind" aria-label="Kind"></select>
-<label><input type="checkbox" id="f-err"> errors only</label>
-<input type="search" id="f-text" placeholder="Search methods, ids, bodies…" aria-label="Search text">
-<label title="When the waterfall is zoomed, list only the messages of its time range"><input type="checkbox" id="f-range" checked> only the zoomed range</label>
-<span class="count" id="f-count"></span>
-</div>`;
 
 /** A sampled session's notice, with a line per kind of bad record it left out. */
 function noticeHtml(n: { text: string; more: string[] } | undefined): string {
@@ -121,19 +68,15 @@ function pageTop(models: readonly SessionModel[], opts: ReportOptions, notices: 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="mcp-tap ${escapeHtml(opts.exporterVersion)}">
 <title>mcp-tap report: ${escapeHtml(visibleText(name))}</title>
-<style>[hidden]{display:none!important}${PAGE_CSS}</style>
+<style>${PAGE_CSS}</style>
 </head>
 <body>
 <div class="page">
 <header class="title"><h1>${title}</h1>${notice}${picker}</header>
 ${models.length === 0 ? '<section class="card"><p class="wf-empty">The log holds no records for this session.</p></section>' : heads}
-<section class="card" id="waterfall"><div class="card-head"><h2>Waterfall</h2>${legend()}<div class="zoom"><span class="range" id="wf-range"></span><button id="z-in" type="button">Zoom in</button><button id="z-out" type="button">Zoom out</button><button id="z-all" type="button">Whole session</button></div></div>
-<div id="wf-body"><noscript><p class="wf-empty">The waterfall and the message list need JavaScript; the header and summary above are complete without it.</p></noscript></div></section>
-<section class="card" id="messages"><div class="card-head"><h2>Messages</h2>${FILTERS}</div>
-<div class="list" id="list"><div class="list-spacer" id="list-spacer"></div></div></section>
+${sessionViewHtml({ bodies: true, waiting: '<noscript><p class="wf-empty">The waterfall and the message list need JavaScript; the header and summary above are complete without it.</p></noscript>' })}
 <footer>Made by mcp-tap ${escapeHtml(opts.exporterVersion)} from the session log. Times are since the session started.</footer>
 </div>
-<div class="tip" id="tip" hidden></div>
 <script type="application/json" id="report-data">`;
 }
 
@@ -146,17 +89,9 @@ function* jsonList<T>(items: readonly T[], encode: (x: T) => string): Generator<
 }
 
 function* sessionChunks(m: SessionModel, limits: BodyLimits, meter: BodyMeter): Generator<string> {
-  const head = {
-    id: m.id,
-    name: m.name,
-    origin: m.origin,
-    duration: m.duration,
-    lanes: { n: encodeTicks(m.notifications), e: encodeTicks(m.stderr), o: encodeTicks(m.other) },
-  };
-  yield `${jsonForScript(head).slice(0, -1)},"bars":[\n`;
-  yield* jsonList(m.bars, (b) => jsonForScript(encodeBar(b)));
-  yield '\n],"rows":[\n';
-  yield* jsonList(m.records, (r) => encodeRow(r, m.origin, m.outcomeOf, limits, meter));
+  const head = { id: m.id, name: m.name, origin: m.origin, duration: m.duration };
+  yield `${jsonForScript(head).slice(0, -1)},"rows":[\n`;
+  yield* jsonList(m.records, (r) => encodeRow(r, m.origin, limits, meter));
   yield '\n]}';
 }
 

@@ -168,7 +168,10 @@ export function makeUiHandler(opts: UiHandlerOptions): (req: Request) => Promise
         case '/api/rows': {
           const t = target(url, opts.watch);
           if (!t) return text(404, 'no such log');
-          return new Response(streamOf(sessionRowLines(t.path, t.session, opts.redact, opts.lenses)), { status: 200, headers: headers(API_CSP, 'application/x-ndjson; charset=utf-8') });
+          // the rows' times count from the origin the page has (its card's start), else the session's first record
+          const origin = Number(url.searchParams.get('origin'));
+          const rows = sessionRowLines(t.path, t.session, opts.redact, opts.lenses, url.searchParams.has('origin') && Number.isFinite(origin) ? origin : undefined);
+          return new Response(streamOf(rows), { status: 200, headers: headers(API_CSP, 'application/x-ndjson; charset=utf-8') });
         }
         case '/api/body': {
           const t = target(url, opts.watch);

@@ -14,10 +14,12 @@ import type { LogRecord } from '../log/record.js';
 import { watchLogDir } from '../log/watch-dir.js';
 import type { RedactOptions } from '../transcript/redact.js';
 import { parseLogLine } from '../view/tail-run.js';
-import type { LiveEvent, LiveRow } from './live-row.js';
+import type { LiveEvent } from './live-row.js';
 import { SessionCards } from './session-cards.js';
-import { toLiveRow } from './to-row.js';
 import { isQuietExchange } from '../log/http-records.js';
+import type { SessionRow } from '../session-view/row.js';
+import { toRow, type RedactText } from '../session-view/to-row.js';
+import { rowRedactor } from './row-redact.js';
 
 export interface LogWatchOptions {
   /** The log directory to watch (new logs are picked up); undefined: only `files`. */
@@ -45,13 +47,15 @@ export class LogWatch {
   readonly logs: string[] = [];
   private readonly cards: SessionCards;
   private readonly listeners = new Set<Listener>();
-  private pendingRows = new Map<string, { log: number; session: string; rows: LiveRow[] }>();
+  private pendingRows = new Map<string, { log: number; session: string; rows: SessionRow[] }>();
+  private readonly redact: RedactText;
   private pendingCount = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly problems: string[] = [];
 
   constructor(private readonly opts: LogWatchOptions) {
     this.cards = new SessionCards(opts.tokenizer);
+    this.redact = rowRedactor(opts.redact);
     // one abort listener per followed log: many logs are expected, not a leak
     setMaxListeners(0, opts.signal);
   }
@@ -141,7 +145,7 @@ export class LogWatch {
   }
 
   private record(log: number, file: string, r: LogRecord, live: boolean): void {
-    this.cards.add(log, file, r);
+    const card = this.cards.add(log, file, r);
     if (!live || this.listeners.size === 0 || isQuietExchange(r)) return;
     const key = `${log}\u0000${r.session}`;
     let batch = this.pendingRows.get(key);
@@ -149,7 +153,7 @@ export class LogWatch {
       batch = { log, session: r.session, rows: [] };
       this.pendingRows.set(key, batch);
     }
-    batch.rows.push(toLiveRow(r, this.opts.redact));
+    batch.rows.push(toRow(r, card.start, this.redact));
     if (++this.pendingCount >= MAX_PENDING_ROWS) this.flush();
   }
 

@@ -1,31 +1,23 @@
 /**
- * The live page's HTML: a shell, its stylesheet and its bundled script inline, and the CSP that allows
- * exactly those two (by hash), requests to this origin only, and nothing else.
+ * The live page's HTML: a shell around the session view's markup (src/session-view/markup.ts), its
+ * stylesheet and its bundled script inline, and the CSP that allows exactly those two (by hash),
+ * requests to this origin only, and nothing else.
  */
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../report/safe-json.js';
+import { sessionViewHtml } from '../session-view/markup.js';
 import { LIVE_CSS } from './page-style.js';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 const BODY = `<header class="top"><h1>mcp-tap live</h1><span id="conn" class="conn">connecting…</span>
-<span class="notice">Every session of every log, live. Bodies are redacted like export unless you reveal them.</span>
+<span class="top-notice">Every session of every log, live. Bodies are redacted like export unless you reveal them.</span>
 <label class="reveal" title="Show bodies as logged, secrets included, in this tab until it is closed or reloaded"><input type="checkbox" id="reveal"> Reveal secrets</label></header>
 <div id="problems" class="problems" role="alert" hidden></div>
 <main class="cols">
 <aside class="sessions" aria-label="Sessions"><select id="f-server" aria-label="Server"></select><div id="session-list"></div></aside>
 <section class="session" aria-label="Selected session">
-<div id="session-head" class="session-head"></div>
-<canvas id="waterfall" aria-label="Waterfall"></canvas>
-<div class="filters">
-<select id="f-method" aria-label="Method or tool"><option value="">All methods and tools</option></select>
-<select id="f-dir" aria-label="Direction"><option value="">Both directions</option><option value="c">client → server</option><option value="s">server → client</option><option value="p">mcp-tap events</option></select>
-<select id="f-outcome" aria-label="Outcome"><option value="">Any outcome</option><option value="ok">ok</option><option value="error">error</option><option value="isError">isError (tool failed)</option><option value="cancelled">cancelled</option><option value="unanswered">no answer yet</option><option value="refused">refused probe</option><option value="running">task running</option></select>
-<select id="f-finding" aria-label="Finding"><option value="">Any findings or none</option></select>
-<span class="count" id="f-count"></span>
-</div>
-<div class="list" id="list"><div class="list-spacer" id="list-spacer"></div></div>
-<div class="detail"><div id="detail-head">Click a message to see its body.</div><pre id="detail-body"></pre></div>
+${sessionViewHtml({ bodies: false })}
 </section>
 </main>`;
 

@@ -10,17 +10,23 @@ import { readRecords } from '../log/read-log.js';
 import { onlySession } from '../log/read-session.js';
 import type { LogRecord } from '../log/record.js';
 import { RecordRedactor, type RedactOptions } from '../transcript/redact.js';
-import type { LiveRow } from './live-row.js';
-import { toLiveRow } from './to-row.js';
 import { isQuietExchange } from '../log/http-records.js';
+import { toRow } from '../session-view/to-row.js';
+import { rowRedactor } from './row-redact.js';
 
-/** The rows of `session` in `path`, as JSON lines, a batch at a time. */
-export async function* sessionRowLines(path: string, session: string, redact?: RedactOptions, lenses?: readonly LensKind[]): AsyncGenerator<string> {
+/**
+ * The rows of `session` in `path`, as JSON lines, a batch at a time; their times count from `origin`
+ * (the session card's start; by default the session's first record).
+ */
+export async function* sessionRowLines(path: string, session: string, redact?: RedactOptions, lenses?: readonly LensKind[], origin?: number): AsyncGenerator<string> {
   let batch: string[] = [];
+  const text = rowRedactor(redact);
+  let from = origin;
   for await (const item of readRecords(path, { stage: onlySession(lensStage(lenses), session) })) {
-    if (!('record' in item) || item.record.session !== session || isQuietExchange(item.record)) continue;
-    const row: LiveRow = toLiveRow(item.record, redact);
-    batch.push(JSON.stringify(row));
+    if (!('record' in item) || item.record.session !== session) continue;
+    from ??= typeof item.record.time === 'number' ? item.record.time : 0;
+    if (isQuietExchange(item.record)) continue;
+    batch.push(JSON.stringify(toRow(item.record, from, text)));
     if (batch.length >= 1000) {
       yield `${batch.join('\n')}\n`;
       batch = [];

@@ -23,8 +23,8 @@ export class SessionCards {
 
   constructor(private readonly tokenizer?: Tokenizer) {}
 
-  /** Folds one record of log `log` (whose file name is `file`) in. */
-  add(log: number, file: string, r: LogRecord): void {
+  /** Folds one record of log `log` (whose file name is `file`) in; returns its session's card. */
+  add(log: number, file: string, r: LogRecord): SessionCard {
     const key = `${log}\u0000${r.session}`;
     let c = this.cards.get(key);
     if (!c) {
@@ -40,6 +40,7 @@ export class SessionCards {
     this.fold(c, r);
     if (this.tokenizer) this.cost(c, r, this.tokenizer);
     this.changed.add(c);
+    return c;
   }
 
   /** Folds the record into the card's context cost; the card shows the totals. */

@@ -11,6 +11,8 @@ import { isQuietExchange } from '../log/http-records.js';
 export interface FilterOptions {
   /** Method globs: `*` any run of characters (also `/`), `?` one character; comma-separated or repeated. */
   method?: string[];
+  /** Target globs (the tool of a tools/call, the prompt or resource asked for), on requests and their answers. */
+  target?: string[];
   /** Which side sent it. */
   from?: 'client' | 'server' | 'proxy';
   /** Kinds to keep. */
@@ -89,6 +91,11 @@ export function buildFilter(opts: FilterOptions): RecordFilter {
     const res = opts.method.map(globToRegExp);
     const ok = (m: unknown) => typeof m === 'string' && res.some((re) => re.test(m));
     tests.push((r) => ok(methodOf(r)) || (r.kind === 'batch' && batchItems(r).some((it) => ok(it.method))));
+  }
+  if (opts.target?.length) {
+    const res = opts.target.map(globToRegExp);
+    const ok = (t: unknown) => typeof t === 'string' && res.some((re) => re.test(t));
+    tests.push((r) => ok(r.target) || (r.kind === 'batch' && batchItems(r).some((it) => ok(it.target))));
   }
   if (opts.from) {
     const from = opts.from;

@@ -1,10 +1,12 @@
 /**
- * Claude Code (the real CLI from npm): one server in each of its three scopes — user (~/.claude.json),
- * local (~/.claude.json, keyed by the git work tree's root, run from a subdirectory) and project
- * (.mcp.json, approved through enableAllProjectMcpServers). Plain `mcp-tap wrap` finds all three;
- * `claude mcp list` health-checks each through mcp-tap as Connected; each log holds Claude Code's
- * initialize with its clientInfo; `mcp-tap unwrap` gives both files back byte for byte. Claude Code is
- * kept offline: its API on loopback, no telemetry, no update check, no non-essential traffic.
+ * Claude Code (the real CLI from npm), run from a subdirectory of a git work tree: one server in each of
+ * its three scopes — user (~/.claude.json), local (~/.claude.json, keyed by the work tree's root) and
+ * project (.mcp.json at the work tree's root, which Copilot CLI reads too, and one above the work tree,
+ * which Claude Code reads as well; approved through enableAllProjectMcpServers). Plain `mcp-tap wrap`
+ * finds all four, the shared file labelled with both hosts; `claude mcp list` health-checks each through
+ * mcp-tap as Connected; each log holds Claude Code's initialize with its clientInfo; plain `mcp-tap
+ * unwrap` gives every file back byte for byte. Claude Code is kept offline: its API on loopback, no
+ * telemetry, no update check, no non-essential traffic.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,33 +30,35 @@ const userFile = box.write(
   `{\n  "mcpServers": { ${entry('cc-user')} },\n  "projects": {\n    ${JSON.stringify(box.project)}: { "mcpServers": { ${entry('cc-local')} }, "hasTrustDialogAccepted": true }\n  }\n}\n`,
 );
 const projectFile = box.write(join(box.project, '.mcp.json'), `{\n  "mcpServers": {\n    ${entry('cc-project')}\n  }\n}\n`);
+const aboveFile = box.write(join(box.root, '.mcp.json'), `{ "mcpServers": { ${entry('cc-above')} } }\n`);
 box.write(join(box.home, '.claude', 'settings.json'), '{ "enableAllProjectMcpServers": true }\n');
 box.write(join(sub, 'README.md'), 'a subdirectory of the work tree\n');
 
 const claude = (args: string[]) => box.cli(hostBin('claude'), args, { cwd: sub });
 
 describe.skipIf(hostsMissing())('real host: Claude Code', () => {
-  it('user, local and project scope: wrapped, Connected through mcp-tap, initialize logged, unwrapped byte for byte', async () => {
+  it('user, local and project scope (a .mcp.json above the work tree too): wrapped, Connected through mcp-tap, initialize logged, unwrapped byte for byte', async () => {
     // Claude Code adds its own bookkeeping to ~/.claude.json the first time it runs: let it, then keep that text
     await claude(['mcp', 'list']);
-    const userText = readFileSync(userFile, 'utf8');
-    const projectText = readFileSync(projectFile, 'utf8');
+    const files = [userFile, projectFile, aboveFile];
+    const texts = files.map((f) => readFileSync(f, 'utf8'));
 
-    const wrap = await box.tap(['wrap', '--host', 'claude-code'], sub);
+    const wrap = await box.tap(['wrap'], sub);
     expect(wrap.stdout).toContain(`${userFile}\n  wrapped   cc-user  (claude-code, user)\n  wrapped   cc-local  (claude-code, local to ${box.project})`);
-    expect(wrap.stdout).toContain(`${projectFile}\n  wrapped   cc-project  (claude-code, project)`);
+    expect(wrap.stdout).toContain(`${projectFile}\n  wrapped   cc-project  (claude-code, copilot-cli, project)`);
+    expect(wrap.stdout).toContain(`${aboveFile}\n  wrapped   cc-above  (claude-code, project)`);
+    expect(wrap.stdout).toContain('wrapped 4 servers in 3 files');
 
     const list = await claude(['mcp', 'list']);
     const lines = `${list.stdout}${list.stderr}`.split('\n');
-    for (const name of ['cc-user', 'cc-local', 'cc-project']) {
+    for (const name of ['cc-user', 'cc-local', 'cc-project', 'cc-above']) {
       const line = lines.find((l) => l.startsWith(`${name}: `));
       expect(line, `${name} in:\n${list.stdout}`).toBe(`${name}: ${wrappedLine(name)} - ✔ Connected`);
       expect(box.clientInfos(name).map((c) => c.name)).toContain('claude-code');
     }
 
-    const back = await box.tap(['unwrap', '--host', 'claude-code'], sub);
-    expect(back.stdout).toContain('unwrapped 3 servers in 2 files');
-    expect(readFileSync(userFile, 'utf8')).toBe(userText);
-    expect(readFileSync(projectFile, 'utf8')).toBe(projectText);
+    const back = await box.tap(['unwrap'], sub);
+    expect(back.stdout).toContain('unwrapped 4 servers in 3 files');
+    expect(files.map((f) => readFileSync(f, 'utf8'))).toEqual(texts);
   });
 });

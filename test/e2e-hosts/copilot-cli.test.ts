@@ -1,11 +1,13 @@
 /**
  * GitHub Copilot CLI (the real CLI from npm), offline (COPILOT_OFFLINE=true) with a stub
- * OpenAI-compatible provider on loopback: a server in ~/.copilot/mcp-config.json (XDG_CONFIG_HOME set
- * elsewhere, which Copilot ignores) and one in the project's .github/mcp.json. Plain `mcp-tap wrap`
- * finds both; one prompt (`copilot -p`) starts each through mcp-tap; each log holds Copilot's
- * initialize with its clientInfo (copilot-cli). Copilot ends its servers at exit with SIGTERM and, soon
- * after, SIGKILL: a log left without an end record reads "mcp-tap was killed" in `mcp-tap export`,
- * never "still running". `mcp-tap unwrap` gives both files back byte for byte.
+ * OpenAI-compatible provider on loopback, run from a subdirectory of a git work tree: a server in
+ * ~/.copilot/mcp-config.json (XDG_CONFIG_HOME set elsewhere, which Copilot ignores), one in the work
+ * tree root's .mcp.json (which Claude Code reads too), one in a parent directory's .github/mcp.json (no
+ * .mcp.json beside it). Plain `mcp-tap wrap` finds all three, the shared file labelled with both hosts;
+ * one prompt (`copilot -p`) starts each through mcp-tap; each log holds Copilot's initialize with its
+ * clientInfo (copilot-cli). Copilot ends its servers at exit with SIGTERM and, soon after, SIGKILL: a
+ * log left without an end record reads "mcp-tap was killed" in `mcp-tap export`, never "still running".
+ * Plain `mcp-tap unwrap` gives every file back byte for byte.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,20 +38,26 @@ afterAll(async () => {
   box.cleanup();
 });
 const entry = (name: string) => `"${name}": { "type": "local", "command": ${JSON.stringify(SERVER.command)}, "args": ${JSON.stringify(SERVER.args)}, "tools": ["*"] }`;
-const userText = `{\n  "mcpServers": {\n    ${entry('cp-user')}\n  }\n}\n`;
-const projectText = `{\n  "mcpServers": {\n    ${entry('cp-project')}\n  }\n}\n`;
-const userFile = box.write(join(box.home, '.copilot', 'mcp-config.json'), userText);
-const projectFile = box.write(join(box.project, '.github', 'mcp.json'), projectText);
+const config = (name: string) => `{\n  "mcpServers": {\n    ${entry(name)}\n  }\n}\n`;
+const sub = join(box.project, 'packages', 'app');
+const files = {
+  user: box.write(join(box.home, '.copilot', 'mcp-config.json'), config('cp-user')),
+  shared: box.write(join(box.project, '.mcp.json'), config('cp-shared')),
+  github: box.write(join(box.project, 'packages', '.github', 'mcp.json'), config('cp-github')),
+};
+box.write(join(sub, 'README.md'), 'a subdirectory of the work tree\n');
 
 describe.skipIf(hostsMissing())('real host: GitHub Copilot CLI', () => {
-  it('user and .github/mcp.json: wrapped, started through mcp-tap by one prompt, initialize logged, killed noticed, unwrapped byte for byte', async () => {
-    const wrap = await box.tap(['wrap', '--host', 'copilot-cli']);
-    expect(wrap.stdout).toContain(`${userFile}\n  wrapped   cp-user  (copilot-cli, user)`);
-    expect(wrap.stdout).toContain(`${projectFile}\n  wrapped   cp-project  (copilot-cli, project)`);
+  it('~/.copilot, the root .mcp.json and a parent .github/mcp.json: wrapped, started through mcp-tap by one prompt from a subdirectory, initialize logged, killed noticed, unwrapped byte for byte', async () => {
+    const wrap = await box.tap(['wrap'], sub);
+    expect(wrap.stdout).toContain(`${files.user}\n  wrapped   cp-user  (copilot-cli, user)`);
+    expect(wrap.stdout).toContain(`${files.shared}\n  wrapped   cp-shared  (claude-code, copilot-cli, project)`);
+    expect(wrap.stdout).toContain(`${files.github}\n  wrapped   cp-github  (copilot-cli, project)`);
+    expect(wrap.stdout).toContain('wrapped 3 servers in 3 files');
 
-    const prompt = await box.cli(hostBin('copilot'), ['-p', 'Say ok.', '--allow-all-tools', '--no-auto-update'], { timeout: 150_000 });
+    const prompt = await box.cli(hostBin('copilot'), ['-p', 'Say ok.', '--allow-all-tools', '--no-auto-update'], { timeout: 150_000, cwd: sub });
     expect(provider.requests.some((r) => r.startsWith('POST ') && r.endsWith('/chat/completions')), `${prompt.stdout}\n${prompt.stderr}\n${provider.requests.join('\n')}`).toBe(true);
-    for (const name of ['cp-user', 'cp-project']) {
+    for (const name of ['cp-user', 'cp-shared', 'cp-github']) {
       const infos = box.clientInfos(name);
       expect(infos.length, name).toBeGreaterThan(0);
       expect(infos[0]!.name).toBe('copilot-cli');
@@ -62,9 +70,8 @@ describe.skipIf(hostsMissing())('real host: GitHub Copilot CLI', () => {
       if (!ended) expect(md.stdout).toContain('mcp-tap was killed');
     }
 
-    const back = await box.tap(['unwrap', '--host', 'copilot-cli']);
-    expect(back.stdout).toContain('unwrapped 2 servers in 2 files');
-    expect(readFileSync(userFile, 'utf8')).toBe(userText);
-    expect(readFileSync(projectFile, 'utf8')).toBe(projectText);
+    const back = await box.tap(['unwrap'], sub);
+    expect(back.stdout).toContain('unwrapped 3 servers in 3 files');
+    for (const [key, file] of Object.entries(files)) expect(readFileSync(file, 'utf8'), key).toBe(config(`cp-${key}`));
   });
 });

@@ -38,7 +38,7 @@ describe.skipIf(hostsMissing())('real host: Qwen Code', () => {
     settled.user = readFileSync(userFile, 'utf8');
     settled.project = readFileSync(projectFile, 'utf8');
     expect(settled.user).toContain('// Qwen Code settings');
-    const wrap = await box.tap(['wrap', '--host', 'qwen']);
+    const wrap = await box.tap(['wrap']);
     expect(wrap.stdout).toContain(`${userFile}\n  wrapped   qwen-user  (qwen, user)`);
     expect(wrap.stdout).toContain(`${projectFile}\n  wrapped   qwen-project  (qwen, project)`);
 
@@ -55,7 +55,7 @@ describe.skipIf(hostsMissing())('real host: Qwen Code', () => {
       expect(box.clientInfos(name).map((c) => c.name)).toContain('mcp-test-client');
     }
 
-    const back = await box.tap(['unwrap', '--host', 'qwen']);
+    const back = await box.tap(['unwrap']);
     expect(back.stdout).toContain('unwrapped 2 servers in 2 files');
     expect(readFileSync(userFile, 'utf8')).toBe(settled.user);
     expect(readFileSync(projectFile, 'utf8')).toBe(settled.project);

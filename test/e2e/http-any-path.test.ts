@@ -1,11 +1,12 @@
 /**
  * HTTP mode logs what it relays whatever form of URL the user gave (issue 28 §2): server-everything's
- * Streamable HTTP mode behind `mcp-tap http` given the origin only, a trailing slash, or a path the host
- * does not use, with the SDK client at /mcp — every request, answer and notification is decoded, and
+ * Streamable HTTP mode behind `mcp-tap http` given the path the host uses, the origin only, a trailing
+ * slash, or a path the host does not use, with the SDK client at /mcp — every request, answer and notification is decoded, and
  * the startup line says which paths are MCP. The same for its legacy HTTP+SSE mode (/sse + the POST
  * endpoint it announces). Then `export --format har` of those runs (issue 33): HAR 1.2 that passes the
- * schema written from the spec, jq reads it, and it holds the JSON-RPC bodies, the 202s and the SSE
- * streams with the time of each event.
+ * schema written from the spec, jq reads it, Chromium's own DevTools imports it (its HAR importer, in
+ * Debian's chromium), and it holds the JSON-RPC bodies, the 202s and the SSE streams with the time of
+ * each event.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -17,7 +18,8 @@ import { runTap, type TapRun } from '../helpers/run-tap.js';
 import { CLI, tempDir } from '../helpers/paths.js';
 import { readRecords, type Rec } from '../helpers/log.js';
 import { startEverythingHttp, type EverythingHttp } from '../helpers/everything-http.js';
-import { harProblems, type Har } from '../helpers/har.js';
+import { devtoolsImport, harProblems, type Har } from '../helpers/har.js';
+import { browserTests, CHROMIUM } from '../helpers/browser.js';
 import { underCi } from '../helpers/browser.js';
 import { validateRecord } from '../../src/log/validate-record.js';
 
@@ -111,6 +113,7 @@ function haveJq(): boolean {
 
 describe('mcp-tap http decodes MCP whatever URL it was given', () => {
   for (const [form, path, hostPath] of [
+    ['the path the host uses', '/mcp', '/mcp'],
     ['the origin only', '', '/mcp'],
     ['a trailing slash', '/mcp/', '/mcp'],
     ['a path the host does not use', '/v1/mcp', '/mcp'],
@@ -220,6 +223,36 @@ describe('export --format har of an HTTP-mode run', () => {
       expect(p.request.url).toMatch(/\/message\?sessionId=\[REDACTED:query\]$/);
     }
   });
+
+  it.skipIf(browserTests() === 'skip')("Chromium's DevTools imports both: each entry a request with its URL, method, status, type, times, posted body and response text", async () => {
+    if (browserTests() === 'fail') throw new Error(`${CHROMIUM} is missing: this test needs Debian's chromium (.ci/run installs it)`);
+    for (const name of ['the origin only', 'legacy']) {
+      expect(logs[name], `the log of the ${name} run above`).toBeDefined();
+      const { doc, text } = har(logs[name]!);
+      // DevTools lists the requests by start time (the export writes them in the order they ended)
+      const byStart = <T,>(xs: T[], key: (x: T) => [number, string]): T[] => [...xs].sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1].localeCompare(key(b)[1]));
+      const imported = byStart(await devtoolsImport(text, CHROMIUM), (r) => [Math.round(r.startTime * 1000), `${r.method} ${r.status} ${r.postData ?? ''}`]);
+      const entries = byStart(doc.log.entries, (e) => [Date.parse(e.startedDateTime), `${e.request.method} ${e.response.status} ${e.request.postData?.text ?? ''}`]);
+      expect(imported, name).toHaveLength(entries.length);
+      entries.forEach((e, i) => {
+        const r = imported[i]!;
+        const start = Date.parse(e.startedDateTime) / 1000;
+        // an entry without a body (a 202, an undecoded one) is an empty body to DevTools, its type unset
+        expect({ url: r.url, method: r.method, status: r.status, mimeType: r.mimeType ?? '', postData: r.postData, content: r.content ?? '' }, `${name} entry ${i}`).toEqual({
+          url: e.request.url,
+          method: e.request.method,
+          status: e.response.status,
+          mimeType: e.response.content.mimeType,
+          postData: e.request.postData?.text ?? null,
+          content: e.response.content.text ?? '',
+        });
+        expect(r.startTime).toBeCloseTo(start, 3);
+        expect(r.endTime).toBeCloseTo(start + e.time / 1000, 3);
+      });
+      // what the importer made of the SSE streams: their events as received
+      expect(imported.some((r) => (r.mimeType ?? '').startsWith('text/event-stream') && (r.content ?? '').includes('data: '))).toBe(true);
+    }
+  }, 60_000);
 
   it('refuses a stdio session with a clear message', async () => {
     const { writeFileSync } = await import('node:fs');

@@ -28,7 +28,7 @@ import { harProblems, type Har } from '../helpers/har.js';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
 import { makeUiHandler } from '../../src/ui/handler.js';
 import { LogWatch } from '../../src/ui/log-watch.js';
-import type { LiveRow } from '../../src/ui/live-row.js';
+import type { SessionRow } from '../../src/session-view/row.js';
 
 const require = createRequire(import.meta.url);
 const { MockOtlpServer, normalizeTrace } = require('@elastic/mockotlpserver') as {
@@ -235,7 +235,7 @@ describe('mcp-tap http: a bearer-protected upstream, signed in through the tap',
     expect(readFileSync(join(shipDir, files[0]!), 'utf8')).toBe(readFileSync(log, 'utf8'));
   });
 
-  it('no token, code, client secret, cookie or session id in any output: log, HAR, JSON, Markdown, HTML, tail, UI, OTLP, ship', async () => {
+  it('no token, code, client secret, cookie or session id in any output: log, HAR, JSON, JSONL, Markdown, HTML, OTLP export, tail, stats, ls, audit, check, UI, OTLP, ship', async () => {
     const outputs: Record<string, string> = {
       log: readFileSync(log, 'utf8'),
       ship: readdirSync(shipDir).map((f) => readFileSync(join(shipDir, f), 'utf8')).join(''),
@@ -249,11 +249,29 @@ describe('mcp-tap http: a bearer-protected upstream, signed in through the tap',
       ['tail', ['tail', log, '--session', 'all', '-n', '10000', '--full']],
       ['tail --json', ['tail', log, '--session', 'all', '--json']],
       ['har unredacted', ['export', log, '--format', 'har', '--no-redact']],
+      ['jsonl', ['export', log, '--session', 'all', '--format', 'jsonl']],
+      ['otlp export', ['export', log, '--session', 'all', '--format', 'otlp']],
+      ['stats', ['stats', log, '--session', 'all']],
+      ['stats --json', ['stats', log, '--session', 'all', '--json']],
+      ['ls', ['ls', '--dir', tmp.dir, '--json']],
+      ['audit', ['audit', log, '--format', 'json']],
+    ] as const;
+    const chainSession = readRecords(log).find((r) => r.event === 'auth')!.session;
+    const checks = [
+      ['check', ['check', log, '--session', chainSession]],
+      ['check json', ['check', log, '--session', chainSession, '--format', 'json']],
+      ['check sarif', ['check', log, '--session', chainSession, '--format', 'sarif']],
     ] as const;
     const results = await Promise.all(readers.map(([, args]) => cli([...args])));
     readers.forEach(([name], i) => {
       expect(results[i]!.code, `${name}: ${results[i]!.stderr}`).toBe(0);
       outputs[name] = results[i]!.stdout;
+    });
+    // check exits 1 on what it finds (the leaky tool's credential in a result): its report is the output
+    const checked = await Promise.all(checks.map(([, args]) => cli([...args])));
+    checks.forEach(([name], i) => {
+      expect([0, 1], `${name}: ${checked[i]!.stderr}`).toContain(checked[i]!.code);
+      outputs[name] = checked[i]!.stdout + checked[i]!.stderr;
     });
     expect(harProblems(JSON.parse(outputs['har']!) as Har)).toEqual([]);
     // the UI: every row and every body of every session, as the page gets them
@@ -266,7 +284,7 @@ describe('mcp-tap http: a bearer-protected upstream, signed in through the tap',
     for (const s of new Set(readRecords(log).map((r) => r.session))) {
       const rows = await ask(`/api/rows?log=0&session=${encodeURIComponent(s)}`);
       ui += rows;
-      for (const line of rows.split('\n').filter(Boolean)) ui += await ask(`/api/body?log=0&session=${encodeURIComponent(s)}&seq=${(JSON.parse(line) as LiveRow).s}`);
+      for (const line of rows.split('\n').filter(Boolean)) ui += await ask(`/api/body?log=0&session=${encodeURIComponent(s)}&seq=${(JSON.parse(line) as SessionRow).s}`);
     }
     ac.abort();
     outputs['ui'] = ui;

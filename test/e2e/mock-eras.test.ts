@@ -17,22 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
-import { PY_FIXTURES, PYTHON, pythonSdkTests } from '../helpers/python-sdk.js';
+import { describeWithPython, PY_FIXTURES, PYTHON, pythonSdkTests } from '../helpers/python-sdk.js';
 
 const exec = promisify(execFile);
 const MODE = pythonSdkTests();
 const DUAL_ERA = join(ROOT, 'test', 'fixtures', 'clients', 'dual-era-client.mjs');
 
-if (MODE === 'fail') {
-  describe('mock across eras with the Python SDK', () => {
-    it('needs the Python MCP SDK in .cache/python-sdk', () => {
-      throw new Error(`${PYTHON} is missing: run npm run setup:python (.ci/run does)`);
-    });
-  });
-} else if (MODE === 'skip') {
-  console.warn('mock-eras.test.ts: the Python SDK tests are SKIPPED — run npm run setup:python; under CI this is a failure');
-}
-const withPython = MODE === 'run' ? describe : describe.skip;
+const withPython = describeWithPython('mock across eras with the Python SDK', 'mock-eras.test.ts');
 
 interface TsSeen {
   protocolVersion?: string;

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogWatch } from '../../src/ui/log-watch.js';
 import { sessionRowLines } from '../../src/ui/read-session.js';
+import type { SessionRow } from '../../src/session-view/row.js';
 import { planCheck } from '../../src/check/check-options.js';
 import { renderJunit } from '../../src/check/render-junit.js';
 import { renderSarif } from '../../src/check/render-sarif.js';
@@ -144,8 +145,8 @@ describe('issue 29: six schema violations in a recorded 2025-11-25 session', () 
       await watch.start();
       const hello = watch.snapshot();
       expect(hello.type === 'hello' && hello.cards[0]!.findings).toBe(6);
-      const rows = (await collect(sessionRowLines(log, recs[0]!.session))).join('').trim().split('\n').map((l) => JSON.parse(l) as { n?: string[] });
-      expect(rows.filter((r) => r.n?.includes('schema-violation'))).toHaveLength(6);
+      const rows = (await collect(sessionRowLines(log, recs[0]!.session))).join('').trim().split('\n').map((l) => JSON.parse(l) as SessionRow);
+      expect(rows.filter((r) => r.n?.some((n) => n.code === 'schema-violation'))).toHaveLength(6);
     } finally {
       ac.abort();
     }

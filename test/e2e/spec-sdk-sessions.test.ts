@@ -4,7 +4,11 @@
  * images, structured content, annotations, resource links and embedded resources —, progress, sampling,
  * elicitation, roots, logging, resources, templates, prompts, completion, ping) and once offering the
  * first revision, 2024-11-05 (the client's initialize is rewritten on its way out; both sides then speak
- * it). Both logs pass `check --fail-on spec`, and tail shows no schema-violation.
+ * it). Both logs pass `check --fail-on spec`, and tail shows no schema-violation. And the stateless era,
+ * 2026-07-28, which neither the TypeScript SDK nor server-everything speaks yet: the official Python SDK
+ * (mcp 2.3.0, `npm run setup:python`) as client and server — server/discover, `_meta` on every request,
+ * `resultType` and cache hints on every result — passes too, and one answer without its `resultType`
+ * is the one flagged.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +21,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
 import { readRecords } from '../helpers/log.js';
+import { describeWithPython, PY_FIXTURES, PYTHON } from '../helpers/python-sdk.js';
 
 const run = promisify(execFile);
 
@@ -112,6 +117,23 @@ async function check(log: string): Promise<{ code: number; report: { passed: boo
   }
 }
 
+/**
+ * `log` with the first answer whose line holds `marker` broken by hand (`from` → `to`), written to `broken`:
+ * check fails on exactly that line, a schema-violation; its message.
+ */
+async function onlyFlagged(log: string, broken: string, marker: string, from: string, to: string): Promise<string> {
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.includes('"kind":"response"') && l.includes(marker));
+  expect(at).toBeGreaterThan(0);
+  expect(lines[at]).toContain(from);
+  lines[at] = lines[at]!.replace(from, to);
+  writeFileSync(broken, lines.join('\n'));
+  const { code, report } = await check(broken);
+  expect(code).toBe(1);
+  expect(report.problems.map((p) => [p.ruleId, p.line])).toEqual([['schema-violation', at + 1]]);
+  return report.problems[0]!.message;
+}
+
 describe('real SDK sessions against server-everything have no schema violation', () => {
   let tmp: { dir: string; cleanup: () => void };
   const logs = { latest: '', oldest: '' };
@@ -138,16 +160,8 @@ describe('real SDK sessions against server-everything have no schema violation',
   }
 
   it('the same log with one answer broken by hand has exactly that one flagged', async () => {
-    const lines = readFileSync(logs.latest, 'utf8').split('\n');
-    const at = lines.findIndex((l) => l.includes('"kind":"response"') && l.includes('"target":"echo"'));
-    expect(at).toBeGreaterThan(0);
-    lines[at] = lines[at]!.replace('"type":"text","text":', '"type":"text","txt":');
-    const broken = join(tmp.dir, 'broken.jsonrpc.log');
-    writeFileSync(broken, lines.join('\n'));
-    const { code, report } = await check(broken);
-    expect(code).toBe(1);
-    expect(report.problems.map((p) => [p.ruleId, p.line])).toEqual([['schema-violation', at + 1]]);
-    expect(report.problems[0]!.message).toContain('/result/content/0/text: expected string, found nothing (missing)');
+    const message = await onlyFlagged(logs.latest, join(tmp.dir, 'broken.jsonrpc.log'), '"target":"echo"', '"type":"text","text":', '"type":"text","txt":');
+    expect(message).toContain('/result/content/0/text: expected string, found nothing (missing)');
   });
 
   it('tail of both logs shows no schema-violation', async () => {
@@ -156,5 +170,36 @@ describe('real SDK sessions against server-everything have no schema violation',
       expect(r.stdout).toContain('tools/call');
       expect(r.stdout).not.toContain('schema-violation');
     }
+  });
+});
+
+describeWithPython('a real stateless (2026-07-28) session', 'spec-sdk-sessions.test.ts')('a real stateless (2026-07-28) session: the Python SDK client and server', () => {
+  let tmp: { dir: string; cleanup: () => void };
+  let log: string;
+  beforeAll(async () => {
+    tmp = tempDir('mcp-tap-spec-py-');
+    log = join(tmp.dir, 'py.jsonrpc.log');
+    const r = await run(PYTHON, [join(PY_FIXTURES, 'client.py'), process.execPath, CLI, '--log', log, '--', PYTHON, join(PY_FIXTURES, 'echo_server.py')], { cwd: ROOT, env: env(tmp.dir), timeout: 30_000 });
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ protocolVersion: '2026-07-28', echo: ['echo: hi'] });
+  }, 60_000);
+  afterAll(() => tmp?.cleanup());
+
+  it('server/discover, per-request _meta, resultType and cache hints: check --fail-on spec passes', async () => {
+    const recs = readRecords(log);
+    expect(recs.find((r) => r.event === 'lifecycle')).toMatchObject({ protocolVersion: '2026-07-28', era: 'stateless' });
+    const requests = recs.filter((r) => r.kind === 'request');
+    expect(requests.map((r) => r.method)).toEqual(['server/discover', 'tools/list', 'tools/call']);
+    for (const q of requests) expect((q.msg as { params: { _meta: Record<string, unknown> } }).params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+    const results = recs.filter((r) => r.kind === 'response').map((r) => (r.msg as { result: Record<string, unknown> }).result);
+    expect(results.map((r) => r['resultType'])).toEqual(['complete', 'complete', 'complete']);
+    expect(results[0]).toMatchObject({ cacheScope: expect.any(String), ttlMs: expect.any(Number), supportedVersions: ['2026-07-28'] });
+    const { code, report } = await check(log);
+    expect(report.problems.filter((p) => p.ruleId === 'schema-violation').map((p) => p.message)).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('an answer without its resultType is the one flagged', async () => {
+    const message = await onlyFlagged(log, join(tmp.dir, 'py-broken.jsonrpc.log'), '"method":"tools/list"', '"resultType":"complete",', '');
+    expect(message).toContain('ListToolsResult of MCP 2026-07-28: /result/resultType: expected string, found nothing (missing)');
   });
 });

@@ -1,9 +1,10 @@
 /**
- * `mcp-tap ui` in a real browser (Debian's chromium through playwright-core, a fresh profile): the page
- * is open while two SDK clients talk to server-everything through mcp-tap; both sessions appear, their
- * rows arrive live, the filters narrow the list, a body is redacted by default and real when revealed.
- * Over real HTTP: no token → 403, a forged Host → 403. The page opens on the newest live session and
- * follows it — on to a newer one as it starts — until the person picks another (issue 28 §5).
+ * What only `mcp-tap ui` does, in a real browser (Debian's chromium through playwright-core, a fresh
+ * profile): the page is open while two SDK clients talk to server-everything through mcp-tap; both
+ * sessions appear, their rows arrive live, the filters narrow the list, a body is redacted by default
+ * and real when revealed. Over real HTTP: no token → 403, a forged Host → 403. The page opens on the
+ * newest live session and follows it — on to a newer one as it starts — until the person picks another.
+ * What the UI shares with the report (the session view) is tested for both in session-view-browser.test.ts.
  *
  * Without /usr/bin/chromium the suite is skipped locally and fails in CI (CI is set).
  * UPDATE_SCREENSHOT=1 also writes docs/ui-screenshot.png.
@@ -180,17 +181,19 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     expect(okCount).toBeGreaterThanOrEqual(6); // initialize, tools/call ×2, and their answers
     await page.selectOption('#f-outcome', '');
 
-    // a body: redacted like export by default, as logged when revealed
-    await page.locator('#list .lrow[data-kind="request"]', { hasText: 'echo' }).click();
-    await expect.poll(() => page.locator('#detail-body').textContent()).toContain('[REDACTED:');
-    const redacted = (await page.locator('#detail-body').textContent())!;
+    // a body, unfolded under its line: redacted like export by default, as logged when revealed
+    await page.locator('#list .lrow[data-kind="request"]', { hasText: 'echo' }).locator('.lhead').click();
+    const body = page.locator('#list .lrow.open pre.body');
+    await expect.poll(() => body.textContent()).toContain('[REDACTED:');
+    const redacted = (await body.textContent())!;
     expect(redacted).not.toContain(SECRET);
     expect(redacted).toContain('"method": "tools/call"');
+    expect(await page.locator('#list .lrow.open .body-head').textContent()).toContain('redacted like export');
     await page.check('#reveal');
-    await expect.poll(() => page.locator('#detail-body').textContent()).toContain(SECRET);
-    expect(await page.locator('#detail-head').textContent()).toContain('REVEALED');
+    await expect.poll(() => body.textContent()).toContain(SECRET);
+    expect(await page.locator('#list .lrow.open .body-head').textContent()).toContain('REVEALED');
     await page.uncheck('#reveal');
-    await expect.poll(() => page.locator('#detail-body').textContent()).not.toContain(SECRET);
+    await expect.poll(() => body.textContent()).not.toContain(SECRET);
     if (process.env['UPDATE_SCREENSHOT']) await page.screenshot({ path: join(ROOT, 'docs', 'ui-screenshot.png') });
 
     // the first server ends: its card says so

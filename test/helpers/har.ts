@@ -35,3 +35,49 @@ export function harProblems(doc: unknown): string[] {
   });
   return out;
 }
+
+/** A request as Chromium's own HAR import made it (DevTools' Network panel "Import HAR file"). */
+export interface ImportedRequest {
+  url: string;
+  method: string;
+  status: number;
+  mimeType: string;
+  /** Seconds since the epoch, as DevTools keeps them. */
+  startTime: number;
+  endTime: number;
+  /** The posted body, as the Payload tab shows it. */
+  postData: string | null;
+  /** The response body, as the Response tab shows it. */
+  content: string | null;
+}
+
+/**
+ * Imports a HAR text with the importer of Chromium's own DevTools (its bundled front end's
+ * models/har: HARRoot, then Importer.requestsFromHARLog, what the Network panel's HAR import runs), in
+ * Debian's chromium driven by playwright; resolves to the requests it made of the entries.
+ */
+export async function devtoolsImport(text: string, executablePath: string): Promise<ImportedRequest[]> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto('devtools://devtools/bundled/devtools_app.html');
+    // a string, so the test runner's transform leaves the page's own import() alone
+    return (await page.evaluate(`(async (text) => {
+      const HAR = await import('./models/har/har.js');
+      const root = new HAR.HARFormat.HARRoot(JSON.parse(text));
+      const requests = HAR.Importer.Importer.requestsFromHARLog(root.log);
+      return Promise.all(requests.map(async (r) => {
+        const content = await r.requestContentData();
+        return {
+          url: r.url(), method: r.requestMethod, status: r.statusCode, mimeType: r.mimeType,
+          startTime: r.startTime, endTime: r.endTime,
+          postData: (await r.requestFormData()) ?? null,
+          content: content && typeof content.text === 'string' ? content.text : null,
+        };
+      }));
+    })(${JSON.stringify(text)})`)) as ImportedRequest[];
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,10 +1,11 @@
 /**
- * A sandbox for one real host: a temp root with a home, a git work tree as the project, a state dir for
+ * A sandbox for one real host: a temp root with a home, a git work tree as the project (`git init`: some
+ * hosts ask git where the work tree is and read project configs up to its root), a state dir for
  * mcp-tap's logs, and an environment with nothing of the real user's and every offline switch the
  * hosts document (no telemetry, no update checks, model endpoints on loopback). Shared by the tests in
  * test/e2e-hosts.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -52,7 +53,8 @@ export function hostSandbox(prefix: string, extraEnv: NodeJS.ProcessEnv = {}): H
   const home = join(root, 'home');
   const project = join(root, 'project');
   const state = join(root, 'state');
-  mkdirSync(join(project, '.git'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  execFileSync('git', ['init', '-q', project], { stdio: 'ignore' });
   mkdirSync(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!FOREIGN.test(k)) env[k] = v;

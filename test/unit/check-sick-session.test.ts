@@ -13,6 +13,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { Assertions } from '../../src/check/assertions.js';
 import { evaluate } from '../../src/check/evaluate.js';
+import { MAX_ERROR_CODES } from '../../src/check/omitted.js';
 import { SessionGatherer, type GatherBound } from '../../src/check/gather.js';
 import { JUNIT_MAX_REQUESTS, renderJunit } from '../../src/check/render-junit.js';
 import { renderSarif, SARIF_MAX_RESULTS } from '../../src/check/render-sarif.js';
@@ -151,6 +152,38 @@ describe('check on a session that leaves very many requests open', () => {
     expect(perKey(bounded)).toEqual(perKey(whole));
     expect(bounded.summary.unanswered).toBeGreaterThan(900);
     expect(bounded.requests.length).toBeLessThan(50 + 100 + 8 * 20);
+  });
+});
+
+/** n tools/call, each answered with an error of its own code (a server that puts an errno in the code). */
+function ownCodes(n: number): Rec[] {
+  const recs: Rec[] = [{ from: 'proxy', kind: 'event', event: 'start', name: 'errno', command: 'node', args: [], pid: 7 }];
+  for (let i = 1; i <= n; i++) {
+    const reqSeq = recs.length + 1;
+    recs.push({ from: 'client', kind: 'request', id: i, method: 'tools/call', target: 'echo' });
+    recs.push({ from: 'server', kind: 'error', id: i, reqSeq, ms: 1, msg: { jsonrpc: '2.0', id: i, error: { code: -40000 - i, message: `errno ${i}` } } });
+  }
+  recs.push({ from: 'proxy', kind: 'event', event: 'end', pending: [] });
+  return recs;
+}
+
+describe('check on a session whose every error has its own code', () => {
+  const n = 2000;
+  const bounded = check(ownCodes(n), { listed: 50, maxMs: ASSERT.maxMs, forbidTools: ASSERT.forbidTools, perRule: 20 }, 20);
+  const left = bounded.omittedResults.filter((o) => o.ruleId === 'jsonrpc-error');
+
+  it(`counts the left-out answers of ${MAX_ERROR_CODES} codes one by one and the rest together, every error still counted`, () => {
+    expect(bounded.summary.errors).toBe(n);
+    const listed = bounded.problems.filter((p) => p.ruleId === 'jsonrpc-error').length;
+    expect(left.filter((o) => o.errorCode !== undefined)).toHaveLength(MAX_ERROR_CODES);
+    expect(left.filter((o) => o.otherCodes)).toEqual([{ ruleId: 'jsonrpc-error', category: 'errors', otherCodes: true, count: n - listed - MAX_ERROR_CODES }]);
+    expect(listed + left.reduce((sum, o) => sum + o.count, 0)).toBe(n);
+  });
+
+  it('says so in one line, not one line per code', () => {
+    const text = renderText(bounded);
+    expect(text.match(/… and 1 more jsonrpc-error result \(error -4\d+\)/g)).toHaveLength(MAX_ERROR_CODES);
+    expect(text).toContain(`… and ${(n - bounded.problems.length - MAX_ERROR_CODES).toLocaleString('en-US')} more jsonrpc-error results (other error codes, past the first ${MAX_ERROR_CODES})`);
   });
 });
 

@@ -81,8 +81,9 @@ describe('more hosts, per OS', () => {
     ]);
   });
 
-  it('opencode: $XDG_CONFIG_HOME/opencode (~/.config on every OS); opencode.json[c] and .opencode/opencode.json[c] up to the git root; $OPENCODE_CONFIG first', () => {
+  it('opencode: $XDG_CONFIG_HOME/opencode (~/.config on every OS), config.json and opencode.json[c]; opencode.json[c] and .opencode/opencode.json[c] up to the git root; $OPENCODE_CONFIG first', () => {
     expect(files('opencode', { ...win, gitRoot: 'C:\\src\\app' })).toEqual([
+      'user C:\\Users\\ada\\.config\\opencode\\config.json mcp opencode',
       'user C:\\Users\\ada\\.config\\opencode\\opencode.json mcp opencode',
       'user C:\\Users\\ada\\.config\\opencode\\opencode.jsonc mcp opencode',
       'project C:\\src\\app\\opencode.json mcp opencode',
@@ -100,8 +101,9 @@ describe('more hosts, per OS', () => {
     expect(files('opencode', { ...linux, env: { OPENCODE_CONFIG: '/o/x.json' } })[0]).toBe('user /o/x.json mcp opencode');
   });
 
-  it('Kilo Code CLI: ~/.config/kilo/kilo.json[c]; kilo.json[c] and .kilo/kilo.json[c] in the project (opencode\'s shape)', () => {
+  it('Kilo Code CLI: ~/.config/kilo/config.json and kilo.json[c]; kilo.json[c] and .kilo/kilo.json[c] in the project (opencode\'s shape)', () => {
     expect(files('kilo', { ...linux, gitRoot: '/work/app' })).toEqual([
+      'user /home/ada/.config/kilo/config.json mcp opencode',
       'user /home/ada/.config/kilo/kilo.json mcp opencode',
       'user /home/ada/.config/kilo/kilo.jsonc mcp opencode',
       'project /work/app/kilo.json mcp opencode',
@@ -109,7 +111,7 @@ describe('more hosts, per OS', () => {
       'project /work/app/.kilo/kilo.json mcp opencode',
       'project /work/app/.kilo/kilo.jsonc mcp opencode',
     ]);
-    expect(files('kilo', { ...linux, env: { XDG_CONFIG_HOME: '/x' }, gitRoot: '/work/app' })[0]).toBe('user /x/kilo/kilo.json mcp opencode');
+    expect(files('kilo', { ...linux, env: { XDG_CONFIG_HOME: '/x' }, gitRoot: '/work/app' })[1]).toBe('user /x/kilo/kilo.json mcp opencode');
   });
 
   it('Qwen Code: $QWEN_HOME or ~/.qwen, .qwen/settings.json in the project, the machine-wide settings per OS', () => {

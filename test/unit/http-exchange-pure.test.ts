@@ -239,6 +239,11 @@ describe('2026-07-28 routing headers', () => {
     expect(routingHeaderProblems({ protocolVersion: '2026-07-28' }, body)).toEqual(['no Mcp-Method header (the body\'s method is "tools/call")', 'no Mcp-Name header (required for tools/call; the body names "get_weather")']);
     expect(routingHeaderProblems({ protocolVersion: '2027-01-01', method: 'tools/call', name: 'get_weather' }, body)).toEqual(['MCP-Protocol-Version "2027-01-01" does not match the body\'s "2026-07-28"']);
     expect(routingHeaderProblems({ protocolVersion: '2026-07-28', method: 'tools/call', name: '=?base64?!!!?=' }, body)).toEqual(['Mcp-Name "=?base64?!!!?=" is not valid Base64 inside its =?base64?…?= sentinel']);
+    // a body of the revision without the version header; older requests without routing headers are left alone
+    expect(routingHeaderProblems({ method: 'tools/call', name: 'get_weather' }, body)).toEqual(['no MCP-Protocol-Version header (the body\'s _meta protocolVersion is "2026-07-28")']);
+    expect(routingHeaderProblems({ protocolVersion: '2025-11-25', method: 'tools/call', name: 'get_weather' }, body)).toEqual(['MCP-Protocol-Version "2025-11-25" does not match the body\'s "2026-07-28"']);
+    expect(routingHeaderProblems({}, { method: 'tools/call', name: 'get_weather' })).toEqual([]);
+    expect(routingHeaderProblems({ protocolVersion: '2025-06-18' }, { method: 'tools/call', name: 'get_weather' })).toEqual([]);
     // no Mcp-Name needed for other methods
     expect(routingHeaderProblems({ protocolVersion: '2026-07-28', method: 'tools/list' }, { method: 'tools/list', protocolVersion: '2026-07-28' })).toEqual([]);
   });

@@ -82,6 +82,8 @@ beforeAll(async () => {
   session = undefined;
   // the host starts over after the server forgot its session
   session = (await post(init)).headers.get('mcp-session-id')!;
+  // a 2026-07-28 body sent with none of its routing headers
+  expect((await post({ jsonrpc: '2.0', id: 6, method: 'prompts/get', params: { name: 'greet', _meta: meta } })).status).toBe(200);
   // a client registration (JSON, off the endpoint, not JSON-RPC): relayed, never logged
   const reg = await fetch(`${base}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'x', redirect_uris: ['http://127.0.0.1:9/cb'] }) });
   expect(await reg.json()).toMatchObject({ client_secret: 'REGISTERED-SECRET-42' });
@@ -122,10 +124,11 @@ describe('HTTP mode: status-only outcomes and session ids as records', () => {
       'POST /mcp 400',
       'POST /mcp 404',
       'POST /mcp 200',
+      'POST /mcp 200',
       'POST /register 201',
       'GET /mcp 200',
     ]);
-    expect(exchanges.map((r) => http(r).x)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(exchanges.map((r) => http(r).x)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     for (const x of exchanges) {
       const t = x['timing'] as { request: number; head: number; end: number };
       expect(t.request).toBeLessThanOrEqual(t.head);
@@ -168,6 +171,17 @@ describe('HTTP mode: status-only outcomes and session ids as records', () => {
     const call = recs.find((r) => r.kind === 'request' && r['method'] === 'tools/call')!;
     expect((call['notes'] as Array<{ code: string; text: string }>).map((n) => n.code)).toContain('header-mismatch');
     expect(JSON.stringify(call['notes'])).toContain('Mcp-Name \\"get_forecast\\" does not match the body\'s \\"get_weather\\"');
+  });
+
+  it('a 2026-07-28 body sent without MCP-Protocol-Version (nor Mcp-Method, Mcp-Name): each missing header named; older requests are not held to them', () => {
+    const get = recs.find((r) => r.kind === 'request' && r['method'] === 'prompts/get')!;
+    const mismatch = (get['notes'] as Array<{ code: string; text: string }>).find((n) => n.code === 'header-mismatch')!;
+    expect(mismatch.text).toBe(
+      'routing headers disagree with the body: no MCP-Protocol-Version header (the body\'s _meta protocolVersion is "2026-07-28"); no Mcp-Method header (the body\'s method is "prompts/get"); no Mcp-Name header (required for prompts/get; the body names "greet") (a 2026-07-28 server must refuse this with 400 and -32020 HeaderMismatch)',
+    );
+    const older = recs.filter((r) => r.kind === 'request' && r['method'] !== 'prompts/get' && r['method'] !== 'tools/call');
+    expect(older.length).toBeGreaterThan(0);
+    for (const r of older) expect(JSON.stringify(r['notes'] ?? []), String(r['method'])).not.toContain('header-mismatch');
   });
 
   it('what passed undecoded is counted with the reason; the registration body never reaches the log', () => {

@@ -21,6 +21,7 @@ import { collect, openInput } from '../../src/transcript/read-input.js';
 import { StatsBuilder, statsNeedsBody } from '../../src/transcript/stats.js';
 import { LogWatch } from '../../src/ui/log-watch.js';
 import { findRecord, sessionRowLines } from '../../src/ui/read-session.js';
+import type { SessionRow } from '../../src/session-view/row.js';
 import { runTailAll } from '../../src/view/tail-all.js';
 import { runTail } from '../../src/view/tail-run.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
@@ -131,8 +132,8 @@ describe('lens notes in every reader', () => {
     it('counts them on the session card, and rows and bodies carry them', async () => {
       const hello = watch.snapshot();
       expect(hello.type === 'hello' && hello.cards[0]!.findings).toBe(2);
-      const rows = (await collect(sessionRowLines(LOG, 'clean-0001', undefined, lenses))).join('').trim().split('\n').map((l) => JSON.parse(l) as { seq?: number; n?: string[] });
-      expect(rows.filter((r) => r.n).map((r) => r.n)).toEqual([['lens-probe'], ['lens-probe']]);
+      const rows = (await collect(sessionRowLines(LOG, 'clean-0001', undefined, lenses))).join('').trim().split('\n').map((l) => JSON.parse(l) as SessionRow);
+      expect(rows.filter((r) => r.n).map((r) => r.n!.map((n) => n.code))).toEqual([['lens-probe'], ['lens-probe']]);
       const body = await findRecord(LOG, 'clean-0001', 12, false, undefined, lenses);
       expect(body?.notes).toEqual([{ code: 'lens-probe', text: 'probe #2 saw text' }]);
     });

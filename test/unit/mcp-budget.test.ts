@@ -105,6 +105,23 @@ describe('the answer budget', () => {
     }
   });
 
+  it('an answer that cannot be cut (a session header longer than the budget) is an error saying how to read on, never an oversized answer', async () => {
+    const wide = tempDir('mcp-tap-mcp-wide-');
+    // a server started with a command line of ~22,000 characters: get_session's header holds it whole
+    const args = Array.from({ length: 400 }, (_, i) => `--option-${i}=${'v'.repeat(40)}`);
+    writeFileSync(join(wide.dir, 'wide.jsonrpc.log'), `${JSON.stringify({ v: 1, time: 1_767_400_000_000, session: 'wide-1', seq: 1, from: 'proxy', kind: 'event', event: 'start', name: 'wide', command: 'node', args })}\n`);
+    const w = await memoryClient({ dir: wide.dir }, { maxTokens: MAX });
+    try {
+      const r = await w.call('get_session', { session: 'wide-1' });
+      under(r);
+      expect(r.isError).toBe(true);
+      expect(errorText(r)).toBe('this answer is larger than the 2000-token answer budget; search_messages and get_message read the session piece by piece');
+    } finally {
+      await w.close();
+      wide.cleanup();
+    }
+  });
+
   it('a cursor is refused for other arguments, another tool, or when it is not one', async () => {
     const page = ok<{ nextCursor: string }>(await m.call('search_messages', { session: 'synthetic-7', limit: 5 }));
     expect(errorText(await m.call('search_messages', { session: 'synthetic-7', errors: true, cursor: page.nextCursor }))).toMatch(/cursor belongs to other arguments/);

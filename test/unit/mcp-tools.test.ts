@@ -75,6 +75,16 @@ describe('mcp-tap mcp: tools', () => {
     const lists = ok<{ matches: Array<{ method: string; from: string }> }>(await m.call('search_messages', { session: 's1-aaaa', method: ['*/list'], from: 'client' }));
     expect(lists.matches.length).toBeGreaterThan(0);
     expect(lists.matches.every((x) => x.method.endsWith('/list') && x.from === 'client')).toBe(true);
+    // by tool (a glob over the tool, prompt or resource a request names): the calls and their answers
+    const sums = ok<{ matches: Array<{ seq: number; kind: string; target: string }> }>(await m.call('search_messages', { session: 's1-aaaa', tool: ['get-*', 'simple_prompt'] }));
+    expect(sums.matches.map((x) => [x.seq, x.kind, x.target])).toEqual([
+      [11, 'request', 'get-sum'],
+      [12, 'response', 'get-sum'],
+      [15, 'request', 'simple_prompt'],
+      [19, 'response', 'simple_prompt'],
+    ]);
+    const echoErrors = ok<{ matches: unknown[] }>(await m.call('search_messages', { session: 's1-aaaa', tool: ['echo'], errors: true }));
+    expect(echoErrors.matches).toEqual([]);
   });
 
   it('get_message shows a record with the request it answers, and a request with its answer', async () => {

@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import { decodeCommandOutput, descendantsOf, parseProcessTable, stopWindowsTree, type CommandResult } from '../../src/platform/windows-tree.js';
+import { stopTree, treeStopsSettled } from '../../src/platform/process-tree.js';
 import { lookupError } from '../../src/proxy/spawn-server.js';
 import { Shutdown } from '../../src/proxy/shutdown.js';
 
@@ -91,6 +92,32 @@ describe('stopWindowsTree', () => {
       'taskkill /T failed (exit 1) and the processes the server started could not be listed (wmic: no process table in its output; PowerShell: powershell.exe: not found); only the server (pid 300) was ended, what it started may still run',
     );
     expect(done).toEqual(['child']);
+  });
+});
+
+describe('stopTree on Windows: seen through before mcp-tap exits, once per server', () => {
+  // here taskkill, wmic and PowerShell are not found, so each stop falls back to ending the server alone
+  const plan = { kind: 'taskkill' as const, file: 'taskkill' as const, args: [], pid: 4243 };
+
+  it('treeStopsSettled waits for a stop that is still listing the tree (mcp-tap gave up on the server meanwhile)', async () => {
+    const kill = vi.fn(() => true);
+    const said: (string | null)[] = [];
+    void stopTree(plan, { kill }).then((s) => said.push(s));
+    await treeStopsSettled(10_000);
+    expect(kill).toHaveBeenCalledTimes(1);
+    expect(said).toEqual([expect.stringMatching(/^taskkill \/T failed \(not found\) and the processes the server started could not be listed/)]);
+  });
+
+  it('a second stop of the same server while the first runs (SIGKILL after SIGTERM) joins it: one kill, one sentence', async () => {
+    const kill = vi.fn(() => true);
+    const [first, second] = await Promise.all([stopTree(plan, { kill }), stopTree(plan, { kill })]);
+    expect(kill).toHaveBeenCalledTimes(1);
+    expect(first).toMatch(/^taskkill \/T failed/);
+    expect(second).toBeNull();
+  });
+
+  it('with nothing under way it resolves at once', async () => {
+    await expect(treeStopsSettled(10_000)).resolves.toBeUndefined();
   });
 });
 

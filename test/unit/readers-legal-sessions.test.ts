@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/log/record.js';
-import { buildSessionModel } from '../../src/report/model.js';
+import { foldRecords as buildSessionModel } from '../helpers/session-fold.js';
 import { renderRecord } from '../../src/view/render-line.js';
 import { isProblem } from '../../src/view/filters.js';
 import { summarizeSession } from '../../src/transcript/summary.js';

@@ -11,18 +11,19 @@ import { parseFailOn } from '../../src/check/fail-on.js';
 import { gatherSession, SessionGatherer } from '../../src/check/gather.js';
 import { NO_ASSERTIONS } from '../../src/check/assertions.js';
 import { SpanBuilder, type Span } from '../../src/otlp/spans.js';
-import { buildSessionModel } from '../../src/report/model.js';
 import { renderHeaderHtml } from '../../src/report/header-html.js';
 import { computeStats, renderTextStats } from '../../src/transcript/stats.js';
 import { summarizeSession } from '../../src/transcript/summary.js';
-import { toLiveRow } from '../../src/ui/to-row.js';
-import { SessionRows } from '../../src/ui/page/session-rows.js';
+import { SessionFold } from '../../src/session-view/fold.js';
+import { toRow } from '../../src/session-view/to-row.js';
+import { rowRedactor } from '../../src/ui/row-redact.js';
 import { SessionCards } from '../../src/ui/session-cards.js';
 import { renderRecord } from '../../src/view/render-line.js';
 import { buildFilter, isProblem } from '../../src/view/filters.js';
 import { renderMarkdown } from '../../src/transcript/markdown.js';
 import { TaskCalls } from '../../src/log/task-records.js';
 import { taskSession } from './helpers/task-session.js';
+import { foldRecords } from '../helpers/session-fold.js';
 
 const s = taskSession();
 
@@ -169,7 +170,7 @@ describe('summary, Markdown and the HTML header', () => {
 });
 
 describe('report waterfall', () => {
-  const m = buildSessionModel(s.records);
+  const m = foldRecords(s.records);
   const bar = (seq: number) => m.bars.find((b) => b.seq === seq)!;
 
   it("a task call's bar runs from the call to its task's end, coloured by how the task ended", () => {
@@ -188,15 +189,21 @@ describe('report waterfall', () => {
 });
 
 describe('live UI rows and cards', () => {
-  const rows = new SessionRows();
-  rows.add(s.records.map((r) => toLiveRow(r)));
-  const bar = (seq: number) => rows.bars.find((b) => b.seq === seq)!;
+  // the rows as the live UI streams them (times from the first record, strings redacted), folded as its page folds them
+  const origin = s.records[0]!.time;
+  const rows = new SessionFold();
+  rows.addNew(s.records.map((r) => toRow(r, origin, rowRedactor())));
+  const bar = (seq: number) => rows.wf.bars.find((b) => b.seq === seq)!;
 
   it("a task call's bar ends with the task; a running one stays open", () => {
-    expect(bar(s.research)).toMatchObject({ outcome: 'ok', taskMs: 4000, t1: s.records.find((r) => r.taskOf === s.research && r.taskMs !== undefined)!.time });
-    expect(bar(s.flaky)).toMatchObject({ outcome: 'error', taskMs: 900 });
+    expect(bar(s.research)).toMatchObject({ outcome: 'ok', ms: 4000, end: s.records.find((r) => r.taskOf === s.research && r.taskMs !== undefined)!.time - origin });
+    expect(bar(s.flaky)).toMatchObject({ outcome: 'error', ms: 900 });
     expect(bar(s.forever).outcome).toBe('running');
-    expect(bar(s.forever).t1).toBeUndefined();
+    // open: it runs to wherever the session has got to
+    const researchEnd = bar(s.research).end;
+    rows.wf.extendTo(rows.end + 1000);
+    expect(bar(s.forever).end).toBe(rows.end);
+    expect(bar(s.research).end).toBe(researchEnd);
     const ack = rows.rows.find((r) => r.r === s.research)!;
     expect(ack).toMatchObject({ tk: 'R', ts: 'working' });
   });

@@ -1,13 +1,16 @@
 /**
- * The HTML report's model: one bar per request with the right outcome and extent (ok, error, isError,
- * cancelled, unanswered to the session end; batch elements; server→client requests), progress marks on
- * the bar of their request, and ticks on the notification, stderr and other lanes.
+ * The waterfall both front-ends draw, folded from the rows of a session's records: one bar per request
+ * with the right outcome and extent (ok, error, isError, cancelled, unanswered to the session end; batch
+ * elements; server→client requests), progress marks on the bar of their request, and ticks on the
+ * notification, stderr and other lanes; and what the report embeds of a session (origin, duration).
  */
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/log/record.js';
 import { validateRecord } from '../../src/log/validate-record.js';
-import { buildSessionModel, errorTextOf, isErrorTextOf, type Bar } from '../../src/report/model.js';
+import type { Bar } from '../../src/session-view/bars.js';
+import { errorTextOf, isErrorTextOf } from '../../src/session-view/to-row.js';
 import { readRecords } from '../helpers/log.js';
+import { foldRecords as buildSessionModel } from '../helpers/session-fold.js';
 
 const FIXTURE = new URL('../fixtures/logs/report-basic.jsonl', import.meta.url);
 

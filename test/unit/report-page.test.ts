@@ -10,6 +10,8 @@ import { renderReport } from '../../src/report/page.js';
 import { PAGE_SCRIPT } from '../../src/report/page-script.js';
 import { escapeHtml, jsonForScript, visibleText } from '../../src/report/safe-json.js';
 import { readRecords } from '../helpers/log.js';
+import { SessionFold } from '../../src/session-view/fold.js';
+import type { SessionRow } from '../../src/session-view/row.js';
 
 const FIXTURE = new URL('../fixtures/logs/report-basic.jsonl', import.meta.url);
 
@@ -18,7 +20,7 @@ const load = (path: string | URL): LogRecord[] => readRecords(path) as unknown a
 interface Data {
   version: string;
   redacted: boolean;
-  sessions: Array<{ id: string; name: string; bars: Array<Record<string, unknown>>; rows: Array<Record<string, unknown>>; lanes: Record<string, unknown[]> }>;
+  sessions: Array<{ id: string; name: string; origin: number; duration: number; rows: Array<Record<string, unknown>> }>;
 }
 
 const DATA_OPEN = '<script type="application/json" id="report-data">';
@@ -60,7 +62,7 @@ describe('renderReport', () => {
     expect(html).not.toContain('<!--');
   });
 
-  it('its data block reads back: every record a row, bodies exact, one bar per request', () => {
+  it('its data block reads back: every record a row, bodies exact; the page folds one bar per request from the rows', () => {
     const data = dataOf(html);
     expect(data.version).toBe('9.9.9');
     expect(data.redacted).toBe(true);
@@ -73,13 +75,17 @@ describe('renderReport', () => {
       else if (r.raw !== undefined) expect(row['y']).toBe(r.raw);
       expect(row['k']).toBe(r.kind);
     }
-    expect(s.bars.map((b) => b['o'])).toEqual(['ok', 'ok', 'ok', 'isError', 'error', 'ok', 'ok', 'cancelled', 'ok', 'error', 'unanswered']);
-    expect(s.bars.find((b) => b['g'] === 'trigger-long-running-operation')!['p']).toEqual([540, 870, 1200]);
-    // request rows and batch elements carry their outcome and answer for the list
-    expect(s.rows.find((r) => r['s'] === 14)).toMatchObject({ o: 'error', a: 15 });
-    expect(s.rows.find((r) => r['s'] === 30)).toMatchObject({ o: 'unanswered' });
-    expect((s.rows.find((r) => r['s'] === 28)!['it'] as unknown[]).map((i) => (i as { o: string }).o)).toEqual(['ok', 'error']);
-    expect(s.lanes['n']).toHaveLength(6);
+    // what the page's script does with them (src/session-view/fold.ts, the live UI's fold too)
+    const fold = new SessionFold(s.duration);
+    fold.add(s.rows as unknown as SessionRow[]);
+    const bars = fold.wf.bars;
+    expect(bars.map((b) => b.outcome)).toEqual(['ok', 'ok', 'ok', 'isError', 'error', 'ok', 'ok', 'cancelled', 'ok', 'error', 'unanswered']);
+    expect(bars.find((b) => b.target === 'trigger-long-running-operation')!.progress).toEqual([540, 870, 1200]);
+    // request rows and batch elements get their outcome and answer for the list
+    expect(fold.wf.request(14)).toMatchObject({ outcome: 'error', answerSeq: 15 });
+    expect(fold.wf.request(30)).toMatchObject({ outcome: 'unanswered' });
+    expect([fold.wf.request(28, 0)?.outcome, fold.wf.request(28, 1)?.outcome]).toEqual(['ok', 'error']);
+    expect(fold.wf.notifications).toHaveLength(6);
   });
 
   it('shows the header and summary of the Markdown export, escaped', () => {

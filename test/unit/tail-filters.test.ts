@@ -34,6 +34,14 @@ describe('buildFilter', () => {
     expect(pass({})).toHaveLength(records.length);
   });
 
+  it('target globs: a request naming the tool, prompt or resource, and its answer; a batch by its items', () => {
+    expect(pass({ target: ['get-*'] })).toEqual(['s1#11', 's1#12']);
+    expect(pass({ target: ['demo://*', 'echo'] })).toEqual(['s1#9', 's1#10', 's1#13', 's1#14']);
+    const batch = { v: 1, time: 1, session: 'b', seq: 1, from: 'client', kind: 'batch', items: [{ kind: 'request', id: 1, method: 'tools/call', target: 'get-sum' }] } as unknown as LogRecord;
+    expect(buildFilter({ target: ['get-sum'] })(batch)).toBe(true);
+    expect(buildFilter({ target: ['echo'] })(batch)).toBe(false);
+  });
+
   it('--method with one or several globs', () => {
     expect(pass({ method: ['tools/*'] })).toEqual(['s1#7', 's1#8', 's1#9', 's1#10', 's1#11', 's1#12', 's1#23', 's2#5', 's2#6']);
     expect(pass({ method: ['*list*'] })).toEqual(['s1#7', 's1#8', 's1#22', 's2#5', 's2#6']); // s1#22: batch element

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeUiHandler, type WatchView } from '../../src/ui/handler.js';
-import type { LiveEvent, LiveRow } from '../../src/ui/live-row.js';
+import type { LiveEvent } from '../../src/ui/live-row.js';
+import type { SessionRow } from '../../src/session-view/row.js';
 
 const PORT = 43211;
 const TOKEN = 'flood-token-0123456789';
@@ -28,7 +29,7 @@ function fakeWatch(): WatchView & { emit: (ev: LiveEvent) => void } {
   };
 }
 
-const rows = (from: number, n: number): LiveRow[] =>
+const rows = (from: number, n: number): SessionRow[] =>
   Array.from({ length: n }, (_, i) => ({ s: from + i, t: 1_767_258_000_000 + from + i, f: 's', k: 'notification', m: 'notifications/message', b: 120 }));
 
 /** The events of an SSE text. */

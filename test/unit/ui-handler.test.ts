@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { lensStage } from '../../src/lens/lenses.js';
 import { makeUiHandler } from '../../src/ui/handler.js';
 import { LogWatch } from '../../src/ui/log-watch.js';
-import type { LiveEvent, LiveRow } from '../../src/ui/live-row.js';
+import type { LiveEvent } from '../../src/ui/live-row.js';
+import type { SessionRow } from '../../src/session-view/row.js';
 import { RecordRedactor } from '../../src/transcript/redact.js';
 import type { LogRecord } from '../../src/log/record.js';
 import { SECRETS_LOG, plantedRedactOptions, survivingSecrets } from '../fixtures/planted-secrets.js';
@@ -91,7 +92,7 @@ describe('ui handler: what it answers', () => {
 
   it('sends every row of the session, none holding a planted secret', async () => {
     const text = await (await get(`/api/rows?log=0&session=${session}`, { cookie: COOKIE })).text();
-    const rows = text.trim().split('\n').map((l) => JSON.parse(l) as LiveRow);
+    const rows = text.trim().split('\n').map((l) => JSON.parse(l) as SessionRow);
     expect(rows.map((r) => r.s)).toEqual(records.map((r) => r.seq));
     expect(survivingSecrets(text)).toEqual([]);
   });

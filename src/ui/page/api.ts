@@ -1,14 +1,18 @@
 /** The page's requests to the UI server (same origin; the cookie carries the token). Browser code. */
-import type { BodyAnswer, LiveEvent, LiveRow } from '../live-row.js';
+import type { SessionRow } from '../../session-view/row.js';
+import type { BodyAnswer, LiveEvent } from '../live-row.js';
 
 async function ok(res: Response, what: string): Promise<Response> {
   if (!res.ok) throw new Error(`${what}: the server answered ${res.status} ${(await res.text()).trim()}`);
   return res;
 }
 
-/** The rows of a session so far, handed over a network chunk at a time so a long session fills in as it loads. */
-export async function fetchRows(log: number, session: string, onRows: (rows: LiveRow[]) => void): Promise<void> {
-  const res = await ok(await fetch(`/api/rows?log=${log}&session=${encodeURIComponent(session)}`), 'loading the session');
+/**
+ * The rows of a session so far (times since `origin`), handed over a network chunk at a time so a long
+ * session fills in as it loads.
+ */
+export async function fetchRows(log: number, session: string, origin: number, onRows: (rows: SessionRow[]) => void): Promise<void> {
+  const res = await ok(await fetch(`/api/rows?log=${log}&session=${encodeURIComponent(session)}&origin=${origin}`), 'loading the session');
   if (!res.body) return;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let carry = '';
@@ -22,9 +26,9 @@ export async function fetchRows(log: number, session: string, onRows: (rows: Liv
       continue;
     }
     carry = text.slice(end + 1);
-    onRows(text.slice(0, end).split('\n').filter(Boolean).map((line) => JSON.parse(line) as LiveRow));
+    onRows(text.slice(0, end).split('\n').filter(Boolean).map((line) => JSON.parse(line) as SessionRow));
   }
-  if (carry) onRows([JSON.parse(carry) as LiveRow]);
+  if (carry) onRows([JSON.parse(carry) as SessionRow]);
 }
 
 /** One record, redacted unless `reveal`. */

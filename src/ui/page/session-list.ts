@@ -3,8 +3,9 @@
  * filtered by server. Rebuilt from the cards when they change (at most once a frame). Browser code.
  */
 import type { SessionCard } from '../live-row.js';
-import { el, option, vis } from '../../report/page/dom.js';
-import { fmtDate } from '../../report/page/format.js';
+import { el, option } from '../../session-view/page/dom.js';
+import { fmtDate } from '../../session-view/format.js';
+import { vis } from '../../session-view/text.js';
 import { drawSparkline } from './sparkline.js';
 
 export function cardKey(c: { log: number; session: string }): string {

@@ -1,4 +1,4 @@
-/** DOM helpers shared by the report and the live page: element creation and text made safe to show. Browser code. */
+/** DOM helpers of the session view and the pages around it: elements with text set as text, never parsed as HTML. Browser code. */
 
 /** An element with a class and text (text is always set as text, never parsed as HTML). */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, text?: string | null): HTMLElementTagNameMap[K] {
@@ -13,16 +13,6 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const e = document.getElementById(id);
   if (!e) throw new Error(`page element #${id} is missing`);
   return e as T;
-}
-
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** Control and bidi characters made visible (a log may hold anything a server printed). */
-export function vis(s: string): string {
-  return s.replace(UNSAFE, (ch) => {
-    const c = ch.charCodeAt(0);
-    return c <= 0xff ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
-  });
 }
 
 /** An <option>. */
