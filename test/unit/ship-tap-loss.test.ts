@@ -106,20 +106,21 @@ describe('ShipTap: a write that throws', () => {
 
 describe('ShipTap: behind a stream that stopped draining', () => {
   const MiB = 1024 * 1024;
+  /** Ships records `from`..`to - 1` of a little over 1 MiB each, one per turn of the event loop. */
+  async function shipMiB(tap: ShipTap, from: number, to: number): Promise<void> {
+    for (let i = from; i < to; i++) {
+      tap.record({ record: rec(i, { raw: 'x'.repeat(MiB) }) });
+      await turn();
+    }
+  }
 
   it('counts from zero again after a drain: a second stall below the bound loses nothing', async () => {
     const s = new FakeStream();
     const tap = new ShipTap('t', s, () => {});
     s.accept = false;
-    for (let i = 0; i < 7; i++) {
-      tap.record({ record: rec(i, { raw: 'x'.repeat(MiB) }) });
-      await turn();
-    }
+    await shipMiB(tap, 0, 7);
     s.emit('drain');
-    for (let i = 7; i < 14; i++) {
-      tap.record({ record: rec(i, { raw: 'x'.repeat(MiB) }) });
-      await turn();
-    }
+    await shipMiB(tap, 7, 14);
     expect(s.writes).toBe(14);
     expect(tap.takeLoss()).toBeNull();
   });
@@ -128,10 +129,7 @@ describe('ShipTap: behind a stream that stopped draining', () => {
     const s = new FakeStream();
     const tap = new ShipTap('t', s, () => {});
     s.accept = false;
-    for (let i = 0; i < 10; i++) {
-      tap.record({ record: rec(i, { raw: 'x'.repeat(MiB) }) });
-      await turn();
-    }
+    await shipMiB(tap, 0, 10);
     // 7 records of a little over 1 MiB are behind; the next 3 would pass 8 MiB
     expect(s.writes).toBe(7);
     s.emit('error', new Error('boom'));
