@@ -1,7 +1,9 @@
 /**
  * Bounded gathering (check on a long session): with only the first `listed` requests kept whole and the
  * passing rest counted, evaluate reaches the same verdict, summary, results and assertion outcomes as
- * with every request kept; the report lists the first requests and every one that did not pass.
+ * with every request kept; the report lists the first requests and every one that did not pass. Listed
+ * requests still waiting (unanswered, or their task running) use up the room of their reason; at most
+ * 20,000 failing requests are kept in all, however many error codes share them.
  */
 import { describe, expect, it } from 'vitest';
 import type { Assertions } from '../../src/check/assertions.js';
@@ -70,5 +72,54 @@ describe('bounded gathering', () => {
     expect(whole.omittedRequests).toBe(0);
     expect(whole.requests).toHaveLength(41);
     expect(bounded.requests).toEqual(whole.requests.filter((q) => expected.includes(q.id as number)));
+  });
+});
+
+describe('bounded gathering: how the listed requests share the room of their reasons', () => {
+  /** A session of `recs`, gathered with `bound`, judged. */
+  function judge(recs: Rec[], bound: GatherBound): CheckReport {
+    const g = new SessionGatherer('x.log', 's', bound);
+    recs.forEach((r, i) => g.add({ record: { v: 1, time: 1000 + i, session: 's', seq: i + 1, ...r } as LogRecord, line: i + 1 }));
+    return evaluate(g.finish(), { assertions: { maxMs: [], expectTools: [], forbidTools: [] } });
+  }
+  const none = { maxMs: [], forbidTools: [] };
+  const start: Rec = { from: 'proxy', kind: 'event', event: 'start', name: 'd', command: 'node', args: [], pid: 1 };
+
+  it('listed requests left unanswered use up the room of unanswered ones: later ones are only counted', () => {
+    const recs: Rec[] = [start];
+    for (let i = 1; i <= 5; i++) recs.push({ from: 'client', kind: 'request', id: i, method: 'tools/call', target: 'echo' });
+    const r = judge(recs, { listed: 3, perRule: 2, ...none });
+    expect(r.requests.map((q) => q.id)).toEqual([1, 2, 3]);
+    expect(r.omittedRequests).toBe(2);
+    expect(r.summary).toMatchObject({ requests: 5, unanswered: 5 });
+  });
+
+  it('listed task calls whose tasks still run use up the room of running tasks: later ones are only counted', () => {
+    const recs: Rec[] = [start];
+    for (let i = 1; i <= 4; i++) {
+      recs.push({ from: 'client', kind: 'request', id: i, method: 'tools/call', target: 'slow' });
+      recs.push({ from: 'server', kind: 'response', id: i, method: 'tools/call', reqSeq: recs.length, ms: 1, taskId: `T${i}`, taskStatus: 'working' });
+    }
+    const r = judge(recs, { listed: 2, perRule: 2, ...none });
+    expect(r.requests.map((q) => [q.id, q.status])).toEqual([
+      [1, 'task-running'],
+      [2, 'task-running'],
+    ]);
+    expect(r.omittedRequests).toBe(2);
+  });
+
+  it('keeps at most 20,000 failing requests in all, however many error codes share them', () => {
+    const recs: Rec[] = [start];
+    for (let i = 0; i < 22_000; i++) {
+      const code = -32000 - Math.floor(i / 1000);
+      recs.push({ from: 'client', kind: 'request', id: i, method: 'tools/call', target: 'echo' });
+      recs.push({ from: 'server', kind: 'error', id: i, reqSeq: recs.length, ms: 1, msg: { jsonrpc: '2.0', id: i, error: { code, message: 'no' } } });
+    }
+    const r = judge(recs, { listed: 1000, ...none });
+    expect(r.requests).toHaveLength(20_000);
+    expect(r.omittedRequests).toBe(2000);
+    expect(r.summary).toMatchObject({ requests: 22_000, errors: 22_000 });
+    // the first twenty codes fill the room in log order; the last two are counted only
+    expect(new Set(r.requests.map((q) => q.error?.code)).size).toBe(20);
   });
 });

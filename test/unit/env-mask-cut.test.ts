@@ -75,10 +75,10 @@ describe('a secret cut by the shortening of an over-long line', () => {
     expect(cutInside).toBeGreaterThanOrEqual(2 * 3 * (SECRET.length - CUT_PREFIX));
   });
 
-  it('leaves fewer than CUT_PREFIX leading characters of a secret at a cut as they are', async () => {
-    const head = SECRET.slice(0, CUT_PREFIX - 1);
-    const m = masker.maskLine(`${JSON.stringify({ v: 1, kind: 'stderr', truncated: true, raw: `abc ${head}` })}\n`);
-    expect(JSON.parse(m).raw).toBe(`abc ${head}`);
+  it('masks the first 3 characters of a secret left at a cut, and leaves 2 as they are', async () => {
+    const cutAt = (n: number) => (JSON.parse(masker.maskLine(`${JSON.stringify({ v: 1, kind: 'stderr', truncated: true, raw: `abc ${SECRET.slice(0, n)}` })}\n`)) as { raw: string }).raw;
+    expect(cutAt(3)).toBe('abc [REDACTED:env API_TOKEN]');
+    expect(cutAt(2)).toBe(`abc ${SECRET.slice(0, 2)}`);
   });
 
   it('leaves a record that is not shortened as it was, also when a member is named truncated', () => {

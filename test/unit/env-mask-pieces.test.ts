@@ -95,6 +95,18 @@ describe('MaskingSink: both ways a record reaches it', () => {
     expect(JSON.parse(file.text())).toMatchObject({ msg: want.msg });
   });
 
+  it('masks a secret whose only escapes are \\/ in the message bytes, both ways', () => {
+    const slashy = new EnvMasker([{ name: 'DB_PASSWORD', value: 'pw/with/slashes' }]);
+    const bytes = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"dsn":"db:pw\\/with\\/slashes"}}');
+    const viaWrite = memorySink();
+    new MaskingSink(viaWrite, slashy).write(head, bytes);
+    const viaRecord = memorySink();
+    new MaskingSink(viaRecord, slashy).writeRecord({ v: 1, seq: 2, kind: 'error' } as unknown as Parameters<MaskingSink['writeRecord']>[0], bytes);
+    for (const out of [viaWrite.text(), viaRecord.text()]) {
+      expect((JSON.parse(out) as { msg: { result: { dsn: string } } }).msg.result.dsn).toBe('db:[REDACTED:env DB_PASSWORD]');
+    }
+  });
+
   it('passes a record without a secret through untouched', () => {
     const file = memorySink();
     const clean = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"t":"a\\u0026b"}}');

@@ -49,6 +49,8 @@ describe('more hosts, per OS', () => {
     expect(dir!.dir).toBe('/work/app/.continue/mcpServers');
     expect(dir!.locate('/work/app/.continue/mcpServers/a.yaml').list).toBe(true);
     expect(dir!.locate('/work/app/.continue/mcpServers/b.json').list).toBe(false);
+    expect(dir!.locate('/work/app/.continue/mcpServers/c.yml').list).toBe(true);
+    expect(dir!.locate('/work/app/.continue/mcpServers/D.YAML').list).toBe(true);
   });
 
   it('Goose: ~/.config/goose/config.yaml, %APPDATA%\\Block\\goose\\config on Windows', () => {
@@ -117,6 +119,7 @@ describe('more hosts, per OS', () => {
     expect(files('qwen', mac)[2]).toBe('system /Library/Application Support/QwenCode/settings.json mcpServers');
     expect(files('qwen', win)).toEqual(['user C:\\Users\\ada\\.qwen\\settings.json mcpServers', 'project C:\\src\\app\\.qwen\\settings.json mcpServers', 'system C:\\ProgramData\\qwen-code\\settings.json mcpServers']);
     expect(files('qwen', { ...linux, env: { QWEN_HOME: '~/q' } })[0]).toBe('user /home/ada/q/settings.json mcpServers');
+    expect(files('qwen', { ...win, env: { ...win.env, QWEN_HOME: '~\\q' } })[0]).toBe('user C:\\Users\\ada\\q\\settings.json mcpServers');
     expect(files('qwen', { ...linux, env: { QWEN_HOME: 'rel', QWEN_CODE_SYSTEM_SETTINGS_PATH: '/s.json' } })).toEqual(['user /work/app/rel/settings.json mcpServers', 'project /work/app/.qwen/settings.json mcpServers', 'system /s.json mcpServers']);
   });
 
@@ -150,5 +153,25 @@ describe('more hosts, per OS', () => {
     expect(found.map((f) => f.file)).toEqual(['/home/ada/.codex/config.toml', '/work/app/.continue/mcpServers/b.yaml']);
     expect(looked).toContain('/home/ada/.gemini/settings.json');
     expect(looked).toContain('/work/app/.continue/mcpServers/*{.yaml,.yml,.json}');
+  });
+
+  it("discovery takes Continue's files whatever the case of their extension, .yml included, each a list", async () => {
+    const yaml = 'mcpServers:\n  - name: b\n    command: y\n';
+    const present = new Map([
+      ['/work/app/.continue/mcpServers/B.YAML', yaml],
+      ['/work/app/.continue/mcpServers/c.yml', yaml],
+    ]);
+    const { found } = await discoverConfigs({ host: 'continue' }, linux, async (f) => present.get(f), async (d) => (d === '/work/app/.continue/mcpServers' ? ['B.YAML', 'c.yml', 'notes.txt'] : []));
+    expect(found.map((f) => [f.file, f.locations.map((l) => l.list)])).toEqual([
+      ['/work/app/.continue/mcpServers/B.YAML', [true]],
+      ['/work/app/.continue/mcpServers/c.yml', [true]],
+    ]);
+  });
+
+  it('discovery reads a file several hosts read once, naming each host that reads it', async () => {
+    const present = new Map([['/work/app/.mcp.json', '{"mcpServers":{"a":{"command":"x"}}}']]);
+    const { found } = await discoverConfigs({ host: 'claude-code,copilot-cli' }, linux, async (f) => present.get(f), async () => []);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.locations.map((l) => [l.host, l.readBy])).toEqual([['claude-code', ['copilot-cli']]]);
   });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'jsonc-parser';
 import { hostLocations } from '../../src/hosts/locations.js';
 import { planUnwrap, planWrap } from '../../src/hosts/plan.js';
+import { parseConfig } from '../../src/hosts/parse-config.js';
+import { plainValue } from '../../src/hosts/config-tree.js';
 import type { HostEnv, HostId, Launcher } from '../../src/hosts/types.js';
 import { FIXTURES, fixtureText } from '../fixtures/hosts/fixtures.js';
 
@@ -243,5 +245,19 @@ describe('round trip (property)', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a launcher path TOML cannot hold raw', () => {
+  it('is written as a TOML escape, and unwrap gives the file back', () => {
+    const text = '[mcp_servers.a]\ncommand = "x"\nargs = ["y"]\n';
+    const locations = hostLocations('codex', H).filter((l) => l.file === '/home/u/.codex/config.toml');
+    const odd: Launcher = { command: '/opt/odd\x7fdir/mcp-tap.js', prefixArgs: [], form: 'script' };
+    const wrapped = planWrap(text, '/home/u/.codex/config.toml', locations, { launcher: odd });
+    expect(wrapped.newText).toContain('"/opt/odd\\u007Fdir/mcp-tap.js"');
+    const tree = parseConfig(wrapped.newText, 'config.toml');
+    const entry = (plainValue(tree!) as { mcp_servers: { a: { command: string; args: string[] } } }).mcp_servers.a;
+    expect(entry).toEqual({ command: '/opt/odd\x7fdir/mcp-tap.js', args: ['--name', 'a', '--', 'x', 'y'] });
+    expect(planUnwrap(wrapped.newText, '/home/u/.codex/config.toml', locations, { backupText: text }).newText).toBe(text);
   });
 });

@@ -71,6 +71,13 @@ describe('header masks', () => {
     expect(probe('learned-secret-035')).toContain('learned-secret-035');
     expect(probe('fixed-secret-value')).toContain('[REDACTED:env FIXED_TOKEN]');
   });
+
+  it('masks a learned value of 8 characters and leaves a shorter one', () => {
+    const masker = new EnvMasker([]);
+    masker.learn('k8-chars', '[A]');
+    masker.learn('7-chars', '[B]');
+    expect(masker.maskLine(`${JSON.stringify({ t: 'k8-chars and 7-chars' })}\n`)).toBe(`${JSON.stringify({ t: '[A] and 7-chars' })}\n`);
+  });
 });
 
 describe('WWW-Authenticate', () => {
@@ -113,6 +120,13 @@ describe('which requests are MCP', () => {
     expect(normalizePath('')).toBe('/');
     expect(p.describe()).toMatch(/^the URL names no path, so JSON-RPC and SSE are decoded on any path/);
     expect(new EndpointPolicy('/mcp').describe()).toMatch(/^MCP endpoint \/mcp; /);
+  });
+  it("an origin-only URL (path '/') names no endpoint path, and its root is the MCP endpoint", () => {
+    const p = new EndpointPolicy('/');
+    expect(p.path).toBe('/');
+    expect(normalizePath('/')).toBe('/');
+    expect(p.describe()).toMatch(/^the URL names no path, so JSON-RPC and SSE are decoded on any path/);
+    expect(p.route({ method: 'POST', path: '/' })).toBe('mcp');
   });
   it('JSON-RPC bodies: objects or arrays of objects with jsonrpc or a method; never an OAuth document', () => {
     expect(isJsonRpcBody(line('{"jsonrpc":"2.0","id":1,"method":"ping"}'))).toBe(true);
@@ -184,6 +198,24 @@ describe('OAuth steps and the sign-in chain', () => {
     // metadata read without a challenge is no failed sign-in
     flows.step(200, 'resource-metadata', 200, '/.well-known/oauth-protected-resource');
     expect(flows.takeOpen(300)).toBeNull();
+  });
+
+  it('a retry answered with anything but 2xx ends the chain as failed, a redirect too', () => {
+    for (const status of [302, 307, 400, 500]) {
+      const flows = new AuthFlows();
+      flows.challenge(0, 401, '/mcp');
+      flows.step(5, 'token', 200, '/token', 'authorization_code');
+      expect(flows.answered(9, status, '/mcp', true)!.ok, String(status)).toBe(false);
+    }
+  });
+
+  it('a token request without a challenge that no retry followed is a failed sign-in at shutdown', () => {
+    const flows = new AuthFlows();
+    flows.step(0, 'as-metadata', 200, '/.well-known/oauth-authorization-server');
+    flows.step(4, 'token', 400, '/token', 'refresh_token');
+    const open = flows.takeOpen(10)!;
+    expect(open.ok).toBe(false);
+    expect(authChainText(open.chain)).toBe('auth server metadata → token (refresh) 400');
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * What HTTP mode writes to the log, in process (issue 27): the upstream URL's query values are masked in
  * every member of the start record (`upstream` and `listen`); a refused request's query never reaches
- * the log; an SSE event whose data is exactly the log limit is logged whole, one byte more is shortened.
+ * the log; an SSE event whose data is exactly the log limit is logged whole, one byte more is shortened;
+ * an exchange record keeps 100 request headers and values of up to 4,096 characters whole, and says when
+ * it cut either.
  * The tap runs in the test process between node:http peers on port 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +80,12 @@ describe('HTTP mode log', () => {
       const r = await post(path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { size } }));
       expect(r.body).toBe(`event: message\ndata: ${answer(size)}\n\n`);
     }
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 120; i++) many[`x-many-${i}`] = String(i);
+    const ask = (headers: Record<string, string>) => post(path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { size: 100 } }), headers);
+    expect((await ask(many)).status).toBe(200);
+    expect((await ask({ 'x-long': 'v'.repeat(4096) })).status).toBe(200);
+    expect((await ask({ 'x-long': 'w'.repeat(4097) })).status).toBe(200);
     await proxy.close();
     closed = true;
     text = readFileSync(log, 'utf8');
@@ -101,7 +109,7 @@ describe('HTTP mode log', () => {
   });
 
   it('keeps an SSE event of exactly the limit whole and shortens one byte more', () => {
-    const answers = recs.filter((r) => r.kind === 'response');
+    const answers = recs.filter((r) => r.kind === 'response' && (r.bytes === LIMIT || r.bytes === LIMIT + 1));
     expect(answers.map((r) => [r.bytes, r.truncated ?? false])).toEqual([
       [LIMIT, false],
       [LIMIT + 1, true],
@@ -109,5 +117,18 @@ describe('HTTP mode log', () => {
     expect(answers[0]!.msg).toEqual(JSON.parse(answer(LIMIT)));
     expect((answers[1]!.msg as { id: number }).id).toBe(1);
     expect(JSON.stringify(answers[1]!.msg).length).toBeLessThan(LIMIT + 1);
+  });
+
+  it('keeps the first 100 request headers and header values of up to 4,096 characters, and says when it cut', () => {
+    const exchanges = recs.filter((r) => r.event === 'exchange');
+    const headersOf = (r: Rec) => (r.request as { headers: Array<[string, string]> }).headers;
+    const many = exchanges.find((r) => headersOf(r).some(([n]) => n === 'x-many-0'))!;
+    expect(headersOf(many)).toHaveLength(100);
+    expect(many.headersCut).toBe(true);
+    const long = (c: string) => exchanges.find((r) => headersOf(r).some(([n, v]) => n === 'x-long' && v.startsWith(c)))!;
+    expect(headersOf(long('v')).find(([n]) => n === 'x-long')![1]).toBe('v'.repeat(4096));
+    expect(long('v').headersCut).toBeUndefined();
+    expect(headersOf(long('w')).find(([n]) => n === 'x-long')![1]).toBe(`${'w'.repeat(4096)}…`);
+    expect(long('w').headersCut).toBe(true);
   });
 });

@@ -50,6 +50,10 @@ describe('masks', () => {
     expect(maskQuery('https://a.example/mcp?api_key=SECRET&x')).toBe('https://a.example/mcp?api_key=[REDACTED:query]&x');
     expect(maskQuery('/mcp')).toBe('/mcp');
   });
+  it('a value without a name and a fragment are masked too', () => {
+    expect(maskQuery('/cb?=bare-code-1&state')).toBe('/cb?=[REDACTED:query]&state');
+    expect(maskQuery('/cb?state=s1#access_token=frag-2')).toBe('/cb?state=[REDACTED:query]');
+  });
 });
 
 describe('legacy endpoint rewrite', () => {

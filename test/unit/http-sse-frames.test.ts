@@ -51,6 +51,13 @@ describe('SseFrames', () => {
     expect(parse(split(text, [12, 13]))).toEqual(want);
   });
 
+  it('ignores an id field that holds a NUL, keeping the event and an earlier id of it', () => {
+    expect(parse([Buffer.from('id: a\0b\ndata: {"n":1}\n\nid: ok-1\nid: x\0\ndata: {"n":2}\n\n')])).toEqual([
+      { data: '{"n":1}', bytes: 7 },
+      { id: 'ok-1', data: '{"n":2}', bytes: 7 },
+    ]);
+  });
+
   it('drops an event without data and an event cut off by the end of the stream', () => {
     expect(parse([Buffer.from('id: p\ndata: \n\nevent: x\n\ndata: {"torn":1}\n')])).toEqual([]);
   });

@@ -56,6 +56,14 @@ describe('resolveOtlpConfig', () => {
     expect(resolveOtlpConfig(null, { OTEL_SERVICE_NAME: 'svc', OTEL_RESOURCE_ATTRIBUTES: 'service.name=fromres' }, 'x').serviceName).toBe('svc');
   });
 
+  it('takes the traces-specific protocol before the general one, and the default timeout for 0 or words', () => {
+    expect(resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }, 'x').protocol).toBe('http/json');
+    expect(resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }, 'x').protocol).toBe('http/protobuf');
+    expect(resolveOtlpConfig(null, {}, 'x').protocol).toBe('http/protobuf');
+    for (const t of ['0', '-5', '2s', '']) expect(resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_TIMEOUT: t }, 'x').timeoutMs, t).toBe(10_000);
+    expect(resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_TIMEOUT: '9000', OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '700' }, 'x').timeoutMs).toBe(700);
+  });
+
   it('refuses grpc, unknown protocols and endpoints that are not http(s) URLs, as usage errors', () => {
     expect(() => resolveOtlpConfig(null, { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'x')).toThrow(/grpc.*not supported/);
     expect(() => resolveOtlpConfig('ftp://x', {}, 'x')).toThrow(/http:\/\/ or https:\/\//);

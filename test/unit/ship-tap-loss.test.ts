@@ -3,7 +3,9 @@
  * had not confirmed are counted (a confirmation covers what was shipped when it was asked for, and an
  * acknowledgement with an error covers nothing), plus those still batched and every later one; the
  * tap's own sink-gap records are never counted, neither while it is broken nor while it is behind; and
- * the log's sink-gap record states exactly that number.
+ * the log's sink-gap record states exactly that number. A write that throws costs the records it held;
+ * a stream that drained is no longer behind (what it was behind before does not count again); a period
+ * that lost records for two reasons is stated with the first.
  */
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -85,7 +87,55 @@ describe('ShipTap: what a failure costs', () => {
   });
 });
 
+describe('ShipTap: a write that throws', () => {
+  it('costs every record of the turn it carried, then every later one', async () => {
+    const s = new FakeStream();
+    s.write = () => {
+      throw new Error('the worker has exited');
+    };
+    const warnings: string[] = [];
+    const tap = new ShipTap('t', s, (m) => warnings.push(m));
+    for (let i = 1; i <= 3; i++) tap.record({ record: rec(i) });
+    await turn();
+    expect(tap.takeLoss()).toEqual({ lost: 3, reason: 'transport-failed' });
+    tap.record({ record: rec(4) });
+    expect(tap.takeLoss()).toEqual({ lost: 1, reason: 'transport-failed' });
+    expect(warnings).toHaveLength(1);
+  });
+});
+
 describe('ShipTap: behind a stream that stopped draining', () => {
+  const MiB = 1024 * 1024;
+  /** Ships records `from`..`to - 1` of a little over 1 MiB each, one per turn of the event loop. */
+  async function shipMiB(tap: ShipTap, from: number, to: number): Promise<void> {
+    for (let i = from; i < to; i++) {
+      tap.record({ record: rec(i, { raw: 'x'.repeat(MiB) }) });
+      await turn();
+    }
+  }
+
+  it('counts from zero again after a drain: a second stall below the bound loses nothing', async () => {
+    const s = new FakeStream();
+    const tap = new ShipTap('t', s, () => {});
+    s.accept = false;
+    await shipMiB(tap, 0, 7);
+    s.emit('drain');
+    await shipMiB(tap, 7, 14);
+    expect(s.writes).toBe(14);
+    expect(tap.takeLoss()).toBeNull();
+  });
+
+  it('states a period that lost records behind and then to a failure with the first reason, counting both', async () => {
+    const s = new FakeStream();
+    const tap = new ShipTap('t', s, () => {});
+    s.accept = false;
+    await shipMiB(tap, 0, 10);
+    // 7 records of a little over 1 MiB are behind; the next 3 would pass 8 MiB
+    expect(s.writes).toBe(7);
+    s.emit('error', new Error('boom'));
+    expect(tap.takeLoss()).toEqual({ lost: 10, reason: 'queue-full' });
+  });
+
   it('drops records past the bound as queue-full, but not its own sink-gap records', async () => {
     const s = new FakeStream();
     const tap = new ShipTap('t', s, () => {});

@@ -3,7 +3,9 @@
  * prefix, or the right length with one byte changed: 403, in the URL and in the cookie alike); only
  * same-origin and user-typed (`none`) fetches pass Sec-Fetch-Site; the page and the API carry the exact
  * CSP (scripts and styles by the hash of what is served, connections to this origin only); the server
- * listens on 127.0.0.1 only, so a non-loopback address of this machine refuses the connection.
+ * listens on 127.0.0.1 only, so a non-loopback address of this machine refuses the connection; a request
+ * that names no Host (HTTP/1.0) is refused like a foreign one; a page that goes away stops its event
+ * stream (the watch loses its listener).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Server } from 'node:http';
@@ -86,6 +88,25 @@ describe('live UI: the token', () => {
   });
 });
 
+describe('live UI: the Host header', () => {
+  /** One raw request over a socket: the status line of the answer. */
+  function raw(lines: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const s = connect({ host: '127.0.0.1', port }, () => s.end(`${lines.join('\r\n')}\r\n\r\n`));
+      let got = '';
+      s.on('data', (c: Buffer) => (got += c.toString('latin1')));
+      s.on('end', () => resolve(got.split('\r\n')[0]!));
+      s.on('error', reject);
+    });
+  }
+
+  it('refuses an HTTP/1.0 request without Host even with the token, and lets the same with Host in', async () => {
+    expect(await raw(['GET /api/sessions HTTP/1.0', `Cookie: mcp-tap-ui-${port}=${TOKEN}`])).toBe('HTTP/1.1 403 Forbidden');
+    expect(await raw([`GET /api/sessions?token=${TOKEN} HTTP/1.0`])).toBe('HTTP/1.1 403 Forbidden');
+    expect(await raw(['GET /api/sessions HTTP/1.0', `Host: 127.0.0.1:${port}`, `Cookie: mcp-tap-ui-${port}=${TOKEN}`])).toBe('HTTP/1.1 200 OK');
+  });
+});
+
 describe('live UI: Sec-Fetch-Site', () => {
   for (const site of ['same-site', 'cross-site']) {
     it(`refuses ${site} requests even with the token`, async () => {
@@ -141,6 +162,43 @@ describe('live UI: Content-Security-Policy', () => {
       });
       expect(res.headers['content-security-policy'], path).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(Object.keys(res.headers).filter((k) => k.startsWith('access-control-')), path).toEqual([]);
+    }
+  });
+});
+
+describe('live UI: a page that goes away', () => {
+  it('stops its event stream: the watch loses the listener the stream added', async () => {
+    let listeners = 0;
+    const counting: WatchView = {
+      logs: [],
+      snapshot: () => ({ type: 'hello', cards: [] }),
+      problemList: () => [],
+      on: () => {
+        listeners++;
+        return () => void listeners--;
+      },
+    };
+    const ui = await serveLoopback(0, (p) => makeUiHandler({ token: TOKEN, port: p, watch: counting, page: livePage(SCRIPT, '0.0.0-test') }));
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: ui.port, path: '/api/events', headers: { host: `127.0.0.1:${ui.port}`, cookie: `mcp-tap-ui-${ui.port}=${TOKEN}` } }, (res) => {
+          res.once('data', (c: Buffer) => {
+            resolve(c.toString('utf8'));
+            req.destroy();
+          });
+        });
+        req.on('error', () => {});
+        req.on('close', () => resolve(''));
+        req.end();
+        setTimeout(() => reject(new Error('no event')), 5000).unref();
+      });
+      expect(first).toMatch(/^data: \{"type":"hello"/);
+      const deadline = Date.now() + 5000;
+      while (listeners !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(listeners).toBe(0);
+    } finally {
+      ui.server.closeAllConnections();
+      await new Promise((r) => ui.server.close(r));
     }
   });
 });
