@@ -10,7 +10,7 @@
 // JSON.stringify per message, no validation beyond what the bench needs.
 import { performance } from 'node:perf_hooks';
 import { onLines } from './lines.mjs';
-import { writeEach, WRITE_EACH } from './write-each.mjs';
+import { flushed, writeEach, WRITE_EACH } from './write-each.mjs';
 
 const out = process.stdout;
 let waiting = false;
@@ -43,7 +43,7 @@ function drain() {
 
 let ending = false;
 function leave() {
-  if (WRITE_EACH) process.exit(0);
+  if (WRITE_EACH) return void flushed(1).then(() => process.exit(0));
   // everything handed to stdout is flushed once the stream has finished
   out.end(() => process.exit(0));
 }

@@ -427,7 +427,7 @@ function targetsOf(results) {
     const p99 = ratio('pingpong', 'p99us');
     const p999 = ratio('pingpong', 'p999us');
     T.push({ target: 'ping-pong 1 KiB: p99 latency ≤ 1.5× bare', value: `${p99.toFixed(2)}× (p99.9: ${p999.toFixed(2)}×)`, pass: p99 <= 1.5 });
-    relayCost('pingpong', 'ping-pong 1 KiB');
+    // CPU per message in ping-pong is mostly the cost of waking up for each one: in the table, not a target
   }
   if (have('large')) {
     const p = ratio('large', 'payloadMBps');

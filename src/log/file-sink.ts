@@ -147,6 +147,15 @@ export class FileSink {
     return this.bound(size, carries);
   }
 
+  /**
+   * Takes back the record queued last, still in memory (a sink in front found a secret in its encoded
+   * line and writes it masked instead); the loss count it carried goes with the next record.
+   */
+  takeBackLast(): void {
+    if (this.queue.last() === undefined) return;
+    this.carryNext = this.queue.dropLast();
+  }
+
   /** The line of the record just written, as encoded for the file (sinks beside the log reuse it); valid only during the caller. */
   lastLine(): Buffer | undefined {
     return this.queue.last();

@@ -76,16 +76,17 @@ export class RecordQueue {
     return this.commit(b, this.tail(b, at, body), carries);
   }
 
-  /** Takes back the record appended last (it did not fit the queue's bound). */
-  dropLast(): void {
+  /** Takes back the record appended last (it did not fit the queue's bound); returns the loss count it carried. */
+  dropLast(): number {
     this.lastBuf = null;
     const b = this.fill!;
     b.ends.pop();
-    b.carries.pop();
+    const carries = b.carries.pop() ?? 0;
     const end = b.ends.length > 0 ? b.ends[b.ends.length - 1]! : DATA_START;
     this.bytes -= b.used - end;
     this.count--;
     b.used = end;
+    return carries;
   }
 
   /** The encoded bytes of the record appended last; valid only until the next call on the queue. */

@@ -21,6 +21,8 @@ export interface RecordSink {
   close(): Promise<void> | void;
   /** The exact line of the record just written, if the sink kept it (sinks beside the log reuse it); valid only during the call. */
   lastLine?(): Buffer | undefined;
+  /** Takes back the record just written, before anything else is written (a sink in front writes it another way). */
+  takeBackLast?(): void;
 }
 
 export interface ObserverOptions {

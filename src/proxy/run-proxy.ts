@@ -14,10 +14,11 @@ import { envSecrets } from '../log/env-secrets.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
 import type { ShipTarget } from '../ship/ship-tap.js';
-import { WorkerObserver } from './worker-observer.js';
+import { WorkerObserver, type RelayObserver } from './worker-observer.js';
+import { analysedHere, inlineObserver } from './inline-analysis.js';
 import { openLogFd } from './open-sink.js';
 import { ANALYSIS_WORKER } from '../package-paths.js';
-import { relayScavenger } from './young-generation.js';
+import { relayScavenger, sizeYoungGeneration } from './young-generation.js';
 
 export interface ProxyOptions {
   command: string;
@@ -68,7 +69,9 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   // the CLI starts the server before it loads this module (startup); a caller that did not starts it here
   const { childPromise, early, onEarlySignal, spawnAt } = started ?? startServer(opts.command, opts.args, trace);
 
-  let observer: WorkerObserver | null = null;
+  let observer: RelayObserver | null = null;
+  // the bare relay (--no-log) allocates next to nothing: its young generation stays at its smallest
+  if (opts.logPath === null && opts.otlp === undefined && (opts.ship?.length ?? 0) === 0) sizeYoungGeneration(false);
   const tapOptions = { name: opts.name, otlp: opts.otlp, otlpContent: opts.otlpContent, ship: opts.ship };
   const analysed = opts.logPath !== null || opts.otlp !== undefined || (opts.ship?.length ?? 0) > 0;
   if (analysed) {
@@ -77,7 +80,14 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
     const log = { logPath: opts.logPath, maxLogSize: opts.maxLogSize, maxLogFiles: opts.maxLogFiles, quiet: opts.quiet };
     const fd = openLogFd(log, io.warn);
-    observer = new WorkerObserver({ sessionId, maxLogBytes: opts.maxLogBytes, log: { ...log, fd }, taps: tapOptions, secrets }, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr, scavenge: relayScavenger() });
+    const analysis = { sessionId, maxLogBytes: opts.maxLogBytes, log: { ...log, fd }, taps: tapOptions, secrets };
+    // the log alone is cheapest on this thread; sinks beside it and masking go to the analysis worker
+    const here = analysedHere(analysis);
+    // the analysis allocates per message, where it runs: its young generation may grow (the worker sizes its own)
+    sizeYoungGeneration(here);
+    observer = here
+      ? inlineObserver(analysis, io.warn)
+      : new WorkerObserver(analysis, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr, scavenge: relayScavenger() });
     observer.event('start', {
       name: opts.name,
       command: opts.command,
@@ -184,7 +194,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       endDest: false,
     });
     // the analysis far behind paces the protocol streams until it caught up (stderr is never slowed)
-    if (observer !== null) {
+    if (observer instanceof WorkerObserver) {
       observer.pressure = (on) => {
         fromHost.hold(on);
         fromServer.hold(on);
