@@ -11,6 +11,7 @@
 // closed). With no proxy in front (direct), that process is the echo server itself.
 import { spawn, execFileSync } from 'node:child_process';
 import { onLines } from './lines.mjs';
+import { writeEach, WRITE_EACH } from './write-each.mjs';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -139,9 +140,12 @@ function onLine(text) {
 
 onLines(child.stdout, onLine);
 
+// BENCH_WRITES=each: one write(2) per message, as an interactive host sends them (no writev batches)
+const stdinFd = WRITE_EACH ? child.stdin._handle.fd : -1;
 function write(line) {
   sent++;
-  child.stdin.write(line);
+  if (stdinFd >= 0) writeEach(stdinFd, line);
+  else child.stdin.write(line);
 }
 
 function request(id, method, params) {
@@ -229,6 +233,9 @@ function cpuSince(snap, messages) {
   const per = (x) => (x / messages) * 100_000;
   result.cpuSeconds = now.proxy - snap.proxy;
   result.cpuPer100k = per(result.cpuSeconds);
+  // the same per message, in µs: the relay process (all its threads), and its main thread (the relay's)
+  result.cpuUsPerMsg = (result.cpuSeconds / messages) * 1e6;
+  result.mainUsPerMsg = ((now.proxyMain - snap.proxyMain) / messages) * 1e6;
   // the proxy's main thread alone; the rest is V8's helpers (compiler, GC) and libuv's pool (file writes)
   result.mainCpuPer100k = per(now.proxyMain - snap.proxyMain);
   result.serverCpuPer100k = per(now.server - snap.server);

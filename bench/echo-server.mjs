@@ -10,12 +10,14 @@
 // JSON.stringify per message, no validation beyond what the bench needs.
 import { performance } from 'node:perf_hooks';
 import { onLines } from './lines.mjs';
+import { flushed, writeEach, WRITE_EACH } from './write-each.mjs';
 
 const out = process.stdout;
 let waiting = false;
 const backlog = [];
 
 function send(text) {
+  if (WRITE_EACH) return writeEach(1, text);
   if (waiting) {
     backlog.push(text);
     return;
@@ -41,6 +43,7 @@ function drain() {
 
 let ending = false;
 function leave() {
+  if (WRITE_EACH) return void flushed(1).then(() => process.exit(0));
   // everything handed to stdout is flushed once the stream has finished
   out.end(() => process.exit(0));
 }
@@ -64,6 +67,10 @@ function stream(id, count, size) {
     while (i < count) {
       i++;
       const line = `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"bench","data":"${data}${i}"}}\n`;
+      if (WRITE_EACH) {
+        writeEach(1, line);
+        continue;
+      }
       if (!out.write(line)) {
         waiting = true;
         pendingStream = step;

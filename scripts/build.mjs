@@ -29,6 +29,8 @@ export const NODE_ENTRIES = {
   main: 'src/cli/main.ts',
   // the demo's bundled server runs as a child process
   'serve-demo': 'src/demo/serve-demo.ts',
+  // the analysis of a stdio run runs in this worker thread, beside the relay
+  'analysis-worker': 'src/proxy/analysis-worker.ts',
   // imported by test/fixtures/young-generation.mjs
   'young-generation': 'src/proxy/young-generation.ts',
 };

@@ -13,3 +13,6 @@ export const CLI_BIN = fileURLToPath(new URL('../bin/mcp-tap.js', import.meta.ur
 
 /** The bundled demo server's entry point (a separate bundle entry: it runs as its own process). */
 export const DEMO_SERVER = fileURLToPath(new URL('../dist/serve-demo.js', import.meta.url));
+
+/** The analysis worker of a stdio run (a separate bundle entry: it runs as a worker thread). */
+export const ANALYSIS_WORKER = fileURLToPath(new URL('../dist/analysis-worker.js', import.meta.url));

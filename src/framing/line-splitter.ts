@@ -47,6 +47,8 @@ export class LineSplitter {
   private held = 0; // bytes in carry
   private total = 0; // bytes of the current line so far
   private shortener: Shortener | null = null;
+  /** After skip(): bytes up to the next line end belong to a line whose start was lost. */
+  private skipping = false;
 
   constructor(
     private readonly limit: number,
@@ -58,6 +60,12 @@ export class LineSplitter {
   push(chunk: Buffer): void {
     let start = 0;
     const len = chunk.length;
+    if (this.skipping) {
+      const nl = chunk.indexOf(0x0a);
+      if (nl === -1) return;
+      this.skipping = false;
+      start = nl + 1;
+    }
     while (start < len) {
       const nl = chunk.indexOf(0x0a, start);
       if (nl !== -1 && this.total === 0 && nl - start <= this.limit) {
@@ -72,6 +80,18 @@ export class LineSplitter {
       this.flushLine(false);
       start = nl + 1;
     }
+  }
+
+  /**
+   * Bytes of the stream were lost before the next push: the line in progress is dropped, and unless the
+   * lost bytes ended with a line end, the stream resumes after the next one (the rest of a line whose
+   * start is gone).
+   */
+  skip(lostEndedLine: boolean): void {
+    this.held = 0;
+    this.total = 0;
+    this.shortener = null;
+    this.skipping = !lostEndedLine;
   }
 
   /** End of stream: a pending line without LF is emitted with partial: true. */

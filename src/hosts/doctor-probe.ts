@@ -158,7 +158,9 @@ export async function probeServer(input: ProbeInput): Promise<ProbeResult> {
     }
   }
   await client.close().catch(() => {});
-  await Promise.race([stderrDone, new Promise((r) => setTimeout(r, 1000).unref())]);
+  // mcp-tap's stderr ends when it has exited, and only then is its log of the session whole (on a busy
+  // machine that took longer than a second): wait for it, bounded
+  await Promise.race([stderrDone, new Promise((r) => setTimeout(r, Math.max(5000, input.timeoutMs)).unref())]);
   result.stderrTail = lastLines(stderrText, 10);
   result.log = await readLogFindings(input.logFile);
   return result;

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import { describeFsError } from './fs-error.js';
 import { openLogFile } from './open-log-file.js';
 import type { LogRecord } from './record.js';
-import { RecordQueue, type Job } from './record-queue.js';
+import { RecordQueue, unwrittenOf, type Job } from './record-queue.js';
+import { rotateLogFiles } from './rotate-log-files.js';
 
 export interface FileSinkOptions {
   path: string;
@@ -43,6 +44,8 @@ export class FileSink {
   private outage = false;
   private retryAt = 0;
   private closed = false;
+  /** A write is with the kernel (not just scheduled): what it holds belongs to the file it was given. */
+  private inFlight = false;
   private timer: NodeJS.Timeout | null = null;
   /** Records not written since the last time the caller collected them. */
   private lostSinceReport = 0;
@@ -67,19 +70,22 @@ export class FileSink {
     this.maxFiles = opts.maxFiles ?? 3;
   }
 
-  /** Opens the path (anew) and takes over its inode and size; throws the fs error. */
-  private attach(warn: (m: string) => void = () => {}): void {
-    this.fd = openLogFile(this.opts.path, warn);
+  /** Opens the path (anew), or takes `fd` opened on it already, with its inode and size; throws the fs error. */
+  private attach(warn: (m: string) => void = () => {}, fd?: number): void {
+    this.fd = fd ?? openLogFile(this.opts.path, warn);
     const st = fs.fstatSync(this.fd);
     this.ino = st.ino;
     this.size = st.size;
     if (this.size === 0) this.tornTail = false;
   }
 
-  /** Opens the file; on failure warns once and keeps counting what it could not write. */
-  open(): boolean {
+  /**
+   * Opens the file, or takes `fd` (opened on it where the relay starts); on failure warns once and keeps
+   * counting what it could not write.
+   */
+  open(fd?: number): boolean {
     try {
-      this.attach(this.opts.warn);
+      this.attach(this.opts.warn, fd);
       this.broken = false;
       const interval = this.opts.checkIntervalMs ?? 1000;
       if (interval > 0 && !this.timer) {
@@ -139,6 +145,15 @@ export class FileSink {
       throw err;
     }
     return this.bound(size, carries);
+  }
+
+  /**
+   * Takes back the record queued last, still in memory (a sink in front found a secret in its encoded
+   * line and writes it masked instead); the loss count it carried goes with the next record.
+   */
+  takeBackLast(): void {
+    if (this.queue.last() === undefined) return;
+    this.carryNext = this.queue.dropLast();
   }
 
   /** The line of the record just written, as encoded for the file (sinks beside the log reuse it); valid only during the caller. */
@@ -257,6 +272,7 @@ export class FileSink {
       return;
     }
     const done = (err: NodeJS.ErrnoException | null, n: number): void => {
+      this.inFlight = false;
       if (err) {
         // a short write before the error (a disk filling up) kept the records it completed
         const lost = this.unwritten(first, offset);
@@ -275,7 +291,7 @@ export class FileSink {
         this.outage = false;
         this.opts.warn(`log ${this.opts.path} is writable again; the gap is recorded in it`);
       }
-      // complete jobs are done; a short write goes on where it stopped
+      // complete jobs are done; a short write goes on where it stopped (to the file it began in)
       let at = offset;
       while (jobs.length > 0) {
         const job = jobs[0]!;
@@ -289,6 +305,8 @@ export class FileSink {
         jobs.shift();
         if (jobs.length > 0) at = jobs[0]!.start;
       }
+      // the path stopped naming our file during the write: the next records go to a new one
+      if (this.pendingReopen) this.reopenQuietly(true);
       if (this.queue.count > 0 && !this.closed) {
         // more came in during the write: write it now if it is a lot, else after the coalescing delay
         if (this.queue.bytes >= FLUSH_NOW_BYTES) this.flush();
@@ -298,21 +316,16 @@ export class FileSink {
         this.finishCloseIfNeeded();
       }
     };
+    this.inFlight = true;
     if (jobs.length === 1) fs.write(fd, first.buf, offset, first.end - offset, null, done);
     else fs.writev(fd, jobs.map((job, i) => job.buf.subarray(i === 0 ? offset : job.start, job.end)), null, done);
   }
 
   /** The records of `job` not wholly written when the file took bytes up to `offset`; notes a torn one. */
   private unwritten(job: Job, offset: number): { records: number; carries: number } {
-    let i = 0;
-    while (i < job.ends.length && job.ends[i]! <= offset) i++;
-    const firstStart = i > 0 ? job.ends[i - 1]! : job.lead ? job.start + 1 : job.start;
-    // bytes of record i reached the file: the line there is torn; or the line end meant to end an
-    // earlier torn line did not reach it: that line is still torn
-    if ((offset > firstStart && i < job.ends.length) || (job.lead && offset === job.start)) this.tornTail = true;
-    let carries = 0;
-    for (let k = i; k < job.carryList.length; k++) carries += job.carryList[k]!;
-    return { records: job.ends.length - i, carries };
+    const left = unwrittenOf(job, offset);
+    if (left.torn) this.tornTail = true;
+    return left;
   }
 
   private finishCloseIfNeeded(): void {
@@ -408,7 +421,9 @@ export class FileSink {
     // already announced; the reopen waits for the write in flight
     if (this.pendingReopen) return;
     this.opts.warn(`log ${this.opts.path} was removed or replaced while running; reopening it`);
-    if (!this.writing) this.reopenQuietly(true);
+    // records only queued (a write scheduled, none in flight) go to the new file, so the gap is told
+    // before the next record, whenever that comes
+    if (!this.inFlight) this.reopenQuietly(true);
     else this.pendingReopen = true;
   }
 
@@ -443,14 +458,8 @@ export class FileSink {
 
   private rotate(): void {
     if (this.fd === null) return;
-    const p = this.opts.path;
     try {
-      for (let i = this.maxFiles - 1; i >= 1; i--) {
-        if (fs.existsSync(`${p}.${i}`)) fs.renameSync(`${p}.${i}`, `${p}.${i + 1}`);
-      }
-      if (this.maxFiles >= 1) fs.renameSync(p, `${p}.1`);
-      else fs.unlinkSync(p);
-      if (fs.existsSync(`${p}.${this.maxFiles + 1}`)) fs.unlinkSync(`${p}.${this.maxFiles + 1}`);
+      rotateLogFiles(this.opts.path, this.maxFiles);
       this.reopenQuietly();
     } catch (err) {
       this.opts.warn(`log rotation failed (${describeFsError(err)}); writing on`);

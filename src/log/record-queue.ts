@@ -76,16 +76,17 @@ export class RecordQueue {
     return this.commit(b, this.tail(b, at, body), carries);
   }
 
-  /** Takes back the record appended last (it did not fit the queue's bound). */
-  dropLast(): void {
+  /** Takes back the record appended last (it did not fit the queue's bound); returns the loss count it carried. */
+  dropLast(): number {
     this.lastBuf = null;
     const b = this.fill!;
     b.ends.pop();
-    b.carries.pop();
+    const carries = b.carries.pop() ?? 0;
     const end = b.ends.length > 0 ? b.ends[b.ends.length - 1]! : DATA_START;
     this.bytes -= b.used - end;
     this.count--;
     b.used = end;
+    return carries;
   }
 
   /** The encoded bytes of the record appended last; valid only until the next call on the queue. */
@@ -204,4 +205,19 @@ export class RecordQueue {
     this.count++;
     return size;
   }
+}
+
+/**
+ * What a write that stopped at byte `offset` of `job` did not write: the records not wholly in the file
+ * and the loss counts they carried; `torn` when the file now ends inside a line (bytes of a record got
+ * there, or the line end meant to end an earlier torn line did not).
+ */
+export function unwrittenOf(job: Job, offset: number): { records: number; carries: number; torn: boolean } {
+  let i = 0;
+  while (i < job.ends.length && job.ends[i]! <= offset) i++;
+  const firstStart = i > 0 ? job.ends[i - 1]! : job.lead ? job.start + 1 : job.start;
+  const torn = (offset > firstStart && i < job.ends.length) || (job.lead && offset === job.start);
+  let carries = 0;
+  for (let k = i; k < job.carryList.length; k++) carries += job.carryList[k]!;
+  return { records: job.ends.length - i, carries, torn };
 }

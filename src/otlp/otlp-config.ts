@@ -15,6 +15,18 @@ export interface OtlpConfig {
   serviceName: string;
   /** Further resource attributes from OTEL_RESOURCE_ATTRIBUTES. */
   resource: Record<string, string>;
+  /** The duration histograms (metrics.ts); null when OTEL_METRICS_EXPORTER=none. */
+  metrics: MetricsConfig | null;
+}
+
+/** Where and how often the duration histograms go. */
+export interface MetricsConfig {
+  /** The full metrics URL (…/v1/metrics). */
+  url: string;
+  protocol: OtlpProtocol;
+  headers: Record<string, string>;
+  /** OTEL_METRIC_EXPORT_INTERVAL (default 60 s); the histograms are also sent when the session ends. */
+  intervalMs: number;
 }
 
 const DEFAULT_BASE = 'http://localhost:4318';
@@ -80,5 +92,33 @@ export function resolveOtlpConfig(flag: string | null, env: NodeJS.ProcessEnv, s
   const resource = parseKeyValueList(env['OTEL_RESOURCE_ATTRIBUTES']);
   const serviceName = env['OTEL_SERVICE_NAME'] || resource['service.name'] || serverName;
   delete resource['service.name'];
-  return { url, protocol, headers, timeoutMs, serviceName, resource };
+  const metrics = resolveMetricsConfig(flag, url, env, protocol);
+  return { url, protocol, headers, timeoutMs, serviceName, resource, metrics };
+}
+
+/**
+ * The metrics URL beside the traces one: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT as is; else a traces URL
+ * ending in `v1/traces` gets `v1/metrics` in its place, and any other goes to its collector's
+ * `/v1/metrics`. OTEL_METRICS_EXPORTER=none turns the metrics off.
+ */
+function resolveMetricsConfig(flag: string | null, tracesUrlText: string, env: NodeJS.ProcessEnv, tracesProtocol: OtlpProtocol): MetricsConfig | null {
+  if ((env['OTEL_METRICS_EXPORTER'] ?? '').trim() === 'none') return null;
+  let url: string;
+  if (flag === null && env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']) url = checkUrl(env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'], 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT');
+  else if (flag === null && !env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] && env['OTEL_EXPORTER_OTLP_ENDPOINT']) url = metricsUrl(checkUrl(env['OTEL_EXPORTER_OTLP_ENDPOINT'], 'OTEL_EXPORTER_OTLP_ENDPOINT'));
+  else {
+    const u = new URL(tracesUrlText);
+    url = u.pathname.endsWith('/v1/traces') ? `${u.origin}${u.pathname.slice(0, -'traces'.length)}metrics${u.search}` : metricsUrl(u.origin);
+  }
+  const p = (env['OTEL_EXPORTER_OTLP_METRICS_PROTOCOL'] ?? '').trim();
+  const protocol: OtlpProtocol = p === 'http/json' || p === 'http/protobuf' ? p : tracesProtocol;
+  const headers = { ...parseKeyValueList(env['OTEL_EXPORTER_OTLP_HEADERS']), ...parseKeyValueList(env['OTEL_EXPORTER_OTLP_METRICS_HEADERS']) };
+  const every = env['OTEL_METRIC_EXPORT_INTERVAL'];
+  const intervalMs = every && /^\d+$/.test(every) && Number(every) > 0 ? Number(every) : 60_000;
+  return { url, protocol, headers, intervalMs };
+}
+
+/** A base URL (the collector) → its metrics URL. */
+function metricsUrl(base: string): string {
+  return base.endsWith('/') ? `${base}v1/metrics` : `${base}/v1/metrics`;
 }

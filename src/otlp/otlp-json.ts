@@ -27,7 +27,8 @@ function anyValue(v: AttrValue): JsonAnyValue {
   return { arrayValue: { values: v.map((s) => ({ stringValue: s })) } };
 }
 
-function keyValues(attrs: Attributes): { key: string; value: JsonAnyValue }[] {
+/** Attributes as OTLP/JSON KeyValues. */
+export function keyValues(attrs: Attributes): { key: string; value: JsonAnyValue }[] {
   return Object.entries(attrs).map(([key, value]) => ({ key, value: anyValue(value) }));
 }
 

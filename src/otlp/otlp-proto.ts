@@ -11,7 +11,7 @@ import { SPAN_KIND_CODE, STATUS_CODE, type SpanOrigin } from './otlp-json.js';
  * length), written in place, and closed with its length (the content moved back when the length took
  * fewer bytes): no buffer per nested message, as protobufjs does it.
  */
-class Writer {
+export class Writer {
   private buf = Buffer.allocUnsafe(4096);
   private pos = 0;
   private readonly stack: number[] = [];
@@ -154,6 +154,38 @@ class Writer {
     return this;
   }
 
+  /** A fixed64 holding a whole number below 2^53 (counts). */
+  fixed64(field: number, n: number): this {
+    this.tag(field, 1);
+    this.ensure(8);
+    const hi = Math.floor(n / 0x1_0000_0000);
+    this.pos = this.buf.writeUInt32LE(n - hi * 0x1_0000_0000, this.pos);
+    this.pos = this.buf.writeUInt32LE(hi, this.pos);
+    return this;
+  }
+
+  /** A packed repeated fixed64 of whole numbers below 2^53. */
+  packedFixed64(field: number, ns: readonly number[]): this {
+    this.tag(field, 2);
+    this.varint(ns.length * 8);
+    this.ensure(ns.length * 8);
+    for (const n of ns) {
+      const hi = Math.floor(n / 0x1_0000_0000);
+      this.pos = this.buf.writeUInt32LE(n - hi * 0x1_0000_0000, this.pos);
+      this.pos = this.buf.writeUInt32LE(hi, this.pos);
+    }
+    return this;
+  }
+
+  /** A packed repeated double. */
+  packedDouble(field: number, ds: readonly number[]): this {
+    this.tag(field, 2);
+    this.varint(ds.length * 8);
+    this.ensure(ds.length * 8);
+    for (const d of ds) this.pos = this.buf.writeDoubleLE(d, this.pos);
+    return this;
+  }
+
   /** Epoch nanoseconds from whole microseconds (below 2^53), without a BigInt: low and high 32 bits, exact. */
   nanos(field: number, micros: number): this {
     this.tag(field, 1);
@@ -172,7 +204,7 @@ class Writer {
 }
 
 /** Epoch ms (fractional) → whole µs. */
-const micros = (ms: number): number => Math.round(ms * 1000);
+export const micros = (ms: number): number => Math.round(ms * 1000);
 
 /** common.v1.AnyValue: string_value 1, bool_value 2, int_value 3, double_value 4, array_value 5. */
 function anyValue(w: Writer, field: number, v: AttrValue): void {
@@ -193,7 +225,7 @@ function anyValue(w: Writer, field: number, v: AttrValue): void {
 }
 
 /** Repeated common.v1.KeyValue (key 1, value 2) at `field`. */
-function keyValues(w: Writer, field: number, attrs: Attributes): void {
+export function keyValues(w: Writer, field: number, attrs: Attributes): void {
   for (const key in attrs) {
     w.fork(field).string(1, key);
     anyValue(w, 2, attrs[key]!);

@@ -3,12 +3,14 @@
  * when a span needs them (a traceparent, an error code, progress, `--otlp-content`).
  */
 import type { RecordTap, TappedRecord } from '../log/record-tap.js';
-import type { MsgSource } from './spans.js';
+import type { MsgSource, Span } from './spans.js';
 import { SessionSpans } from './session-spans.js';
 import { SpanExporter } from './exporter.js';
 import type { OtlpConfig } from './otlp-config.js';
 import { httpPoster, type Post } from './http-post.js';
 import { originFor } from './origin.js';
+import { DurationMetrics } from './metrics.js';
+import { MetricExporter } from './metric-exporter.js';
 
 export interface OtlpTapOptions {
   config: OtlpConfig;
@@ -18,6 +20,8 @@ export interface OtlpTapOptions {
   /** Redacts a message before its content becomes an attribute. */
   redact?: (value: unknown) => unknown;
   post?: Post;
+  /** Where the duration histograms go (tests inject a recorder); by default the configured metrics URL. */
+  postMetrics?: Post;
 }
 
 /**
@@ -84,6 +88,9 @@ export class OtlpTap implements RecordTap {
   private readonly builder: SessionSpans;
   private readonly exporter: SpanExporter;
   private readonly msg: TappedMsg;
+  /** The duration histograms, aggregated from the spans here, off the relay's thread. */
+  private readonly metrics: DurationMetrics | null = null;
+  private readonly metricExporter: MetricExporter | null = null;
 
   constructor(private readonly opts: OtlpTapOptions) {
     this.msg = new TappedMsg(opts.content === true ? opts.redact : undefined);
@@ -96,12 +103,31 @@ export class OtlpTap implements RecordTap {
       url: c.url,
       warn: opts.warn,
     });
+    const m = c.metrics ?? null;
+    if (m !== null) {
+      this.metrics = new DurationMetrics(Date.now());
+      this.metricExporter = new MetricExporter({
+        post: opts.postMetrics ?? httpPoster(m.url, m.headers, c.timeoutMs),
+        protocol: m.protocol,
+        origin: originFor(c.serviceName, c.resource),
+        metrics: this.metrics,
+        intervalMs: m.intervalMs,
+        url: m.url,
+        // a receiver that loses spans has been reported already
+        warn: (message) => this.exporter.hasWarned || opts.warn(message),
+      });
+    }
   }
 
   record(r: TappedRecord): void {
     const spans = this.builder.push(r.record, this.msg.reset(r));
     this.msg.release();
-    if (spans.length > 0) this.exporter.add(spans);
+    if (spans.length > 0) this.finished(spans);
+  }
+
+  private finished(spans: Span[]): void {
+    this.exporter.add(spans);
+    if (this.metrics !== null) for (const s of spans) this.metrics.add(s);
   }
 
   takeLoss(): { lost: number; reason: string } | null {
@@ -115,10 +141,12 @@ export class OtlpTap implements RecordTap {
   async close(maxWaitMs: number): Promise<void> {
     // a session cut short without an end record still closes its spans
     const rest = this.builder.finish(Date.now());
-    if (rest.length > 0) this.exporter.add(rest);
+    if (rest.length > 0) this.finished(rest);
     const warned = this.exporter.hasWarned;
+    const started = Date.now();
     const lost = await this.exporter.close(maxWaitMs);
     // after the end record the log cannot count them: stderr does, unless the one warning was given already
     if (lost > 0 && !warned) this.opts.warn(`OTLP export to ${this.opts.config.url} lost the session's last ${lost} spans at exit`);
+    await this.metricExporter?.close(Math.max(250, maxWaitMs - (Date.now() - started)));
   }
 }

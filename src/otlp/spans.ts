@@ -4,116 +4,19 @@
  * exporter feeds it records as the observer writes them. Ids derive from the session id and `seq`, so
  * both ways produce the same trace for the same session.
  */
-import { createHash } from 'node:crypto';
 import type { BatchItem, JsonRpcId, LogRecord, Note } from '../log/record.js';
 import { authChainText, type AuthLink } from '../log/auth-chain.js';
+import { ATTR, type Attributes, type MsgSource, type Span, type SpanOptions } from './span-types.js';
+import { errorCode, errorMessage, headerTraceparent, hex, json, traceparentOf, ZERO_SPAN, ZERO_TRACE } from './trace-context.js';
 
-/** Attribute names used here, as in @opentelemetry/semantic-conventions (a test holds them to it). */
-export const ATTR = {
-  mcpMethodName: 'mcp.method.name',
-  mcpProtocolVersion: 'mcp.protocol.version',
-  mcpResourceUri: 'mcp.resource.uri',
-  mcpSessionId: 'mcp.session.id',
-  jsonrpcRequestId: 'jsonrpc.request.id',
-  genAiToolName: 'gen_ai.tool.name',
-  genAiPromptName: 'gen_ai.prompt.name',
-  genAiOperationName: 'gen_ai.operation.name',
-  genAiToolCallArguments: 'gen_ai.tool.call.arguments',
-  genAiToolCallResult: 'gen_ai.tool.call.result',
-  networkTransport: 'network.transport',
-  rpcResponseStatusCode: 'rpc.response.status_code',
-  errorType: 'error.type',
-  processCommand: 'process.command',
-  processCommandArgs: 'process.command_args',
-  processExitCode: 'process.exit.code',
-} as const;
-
-export type AttrValue = string | number | boolean | string[];
-export type Attributes = Record<string, AttrValue>;
-export type SpanKind = 'internal' | 'server' | 'client';
-
-export interface SpanEvent {
-  name: string;
-  time: number;
-  attributes: Attributes;
-}
-
-/** One finished span; times are epoch ms (fractional, µs), ids lower-case hex. */
-export interface Span {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: SpanKind;
-  start: number;
-  end: number;
-  attributes: Attributes;
-  events: SpanEvent[];
-  links: { traceId: string; spanId: string }[];
-  status: { code: 'unset' | 'error'; message?: string };
-}
-
-/** The message of a record, parsed only when a span needs it (the live path has text, the reader objects). */
-export interface MsgSource {
-  value(): unknown;
-  /** False only when the message certainly does not contain `needle` (a cheap check before parsing). */
-  mayContain(needle: string): boolean;
-}
-
-export interface SpanOptions {
-  /** Tool arguments and results as attributes (`--otlp-content`); the caller redacts the records. */
-  content?: boolean;
-  /** Requests kept open at once; past it the oldest ends as `unanswered` (the log's own bound). */
-  maxOpen?: number;
-}
+export { ATTR, type AttrValue, type Attributes, type MsgSource, type Span, type SpanEvent, type SpanKind, type SpanOptions } from './span-types.js';
+export { parseTraceparent, traceparentOf } from './trace-context.js';
 
 interface OpenSpan {
   span: Span;
   method: string;
   /** Answered with a task: the span lasts until the task ends. */
   task?: true;
-}
-
-const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
-const ZERO_TRACE = '0'.repeat(32);
-const ZERO_SPAN = '0'.repeat(16);
-
-function hex(input: string, bytes: number): string {
-  return createHash('sha256').update(input).digest('hex').slice(0, bytes * 2);
-}
-
-/** The W3C traceparent of a request (`params._meta.traceparent`), or null. */
-export function traceparentOf(msg: unknown): { traceId: string; spanId: string } | null {
-  if (typeof msg !== 'object' || msg === null) return null;
-  const params = (msg as { params?: unknown }).params;
-  if (typeof params !== 'object' || params === null) return null;
-  const meta = (params as { _meta?: unknown })._meta;
-  if (typeof meta !== 'object' || meta === null) return null;
-  const tp = (meta as { traceparent?: unknown }).traceparent;
-  return typeof tp === 'string' ? parseTraceparent(tp) : null;
-}
-
-/** A W3C traceparent value's trace and parent span, or null when it is malformed or all zeros. */
-export function parseTraceparent(tp: string): { traceId: string; spanId: string } | null {
-  const m = TRACEPARENT.exec(tp.trim().toLowerCase());
-  if (!m || m[1] === ZERO_TRACE || m[2] === ZERO_SPAN) return null;
-  return { traceId: m[1]!, spanId: m[2]! };
-}
-
-/** HTTP mode: the `traceparent` header of the POST that carried a request (`http.traceparent`). */
-function headerTraceparent(record: LogRecord): { traceId: string; spanId: string } | null {
-  const h = record['http'];
-  if (typeof h !== 'object' || h === null) return null;
-  const tp = (h as { traceparent?: unknown }).traceparent;
-  return typeof tp === 'string' ? parseTraceparent(tp) : null;
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return '';
-  }
 }
 
 /** Folds one session's records, in order, into spans; each call returns the spans it finished. */
@@ -484,18 +387,3 @@ export class SpanBuilder {
 }
 
 const NO_MSG: MsgSource = { value: () => undefined, mayContain: () => false };
-
-function errorOf(msg: unknown): Record<string, unknown> | undefined {
-  const e = (msg as { error?: unknown } | null)?.error;
-  return typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : undefined;
-}
-
-function errorCode(msg: unknown): number | undefined {
-  const c = errorOf(msg)?.['code'];
-  return typeof c === 'number' ? c : undefined;
-}
-
-function errorMessage(msg: unknown): string | undefined {
-  const m = errorOf(msg)?.['message'];
-  return typeof m === 'string' ? m : undefined;
-}

@@ -3,15 +3,14 @@
  * It is its own small module so the CLI can start the server before it loads the relay and the
  * analysis, and the host's server comes up while that code is still being read.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawnServer } from './spawn-server.js';
+import { spawnServer, type StartedServer } from './spawn-server.js';
 
 /** The signals mcp-tap catches and forwards to the server. */
 export const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** A server being started, with the signals that arrived before the relay was wired. */
 export interface EarlyStart {
-  childPromise: Promise<{ child: ChildProcessWithoutNullStreams }>;
+  childPromise: Promise<StartedServer>;
   /** Signals caught so far, forwarded once the relay is wired. */
   early: NodeJS.Signals[];
   onEarlySignal: (signal: NodeJS.Signals) => void;

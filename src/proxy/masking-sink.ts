@@ -27,6 +27,16 @@ export class MaskingSink implements RecordSink {
 
   writeRecord(record: LogRecord, body: Buffer): boolean {
     if (!this.masker.active) return this.inner.writeRecord !== undefined ? this.inner.writeRecord(record, body) : this.inner.write(serializeHead(record), body);
+    const inner = this.inner;
+    if (inner.writeRecord !== undefined && inner.lastLine !== undefined && inner.takeBackLast !== undefined) {
+      // the line as the file gets it, searched once (encoding the head apart to search it cost more than
+      // the search); one that holds a secret is taken back and written masked
+      if (!inner.writeRecord(record, body)) return false;
+      const line = inner.lastLine();
+      if (line === undefined || !this.masker.hitsBytes(line)) return true;
+      inner.takeBackLast();
+      return inner.write(this.masker.maskLine(line.toString('utf8')));
+    }
     const head = serializeHead(record);
     if (!this.masker.hitsText(head) && !this.masker.hitsBytes(body)) {
       return this.inner.writeRecord !== undefined ? this.inner.writeRecord(record, body) : this.inner.write(head, body);

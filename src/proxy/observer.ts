@@ -1,7 +1,8 @@
 /**
- * The analysis side of the relay: chunks in (copies of what was relayed), records out to the sink.
- * Everything here is guarded: an exception in analysis or logging is reported once on stderr and the
- * line still gets a minimal record; the relay never sees it.
+ * The analysis of a stdio run: chunks in (copies of what was relayed, stamped with their arrival time, in
+ * relay order), records out to the sink and the sinks beside it. It runs in the analysis worker
+ * (analysis-loop.ts). Everything here is guarded: an exception in analysis or logging is reported once
+ * on stderr and the line still gets a minimal record.
  */
 import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-splitter.js';
 import type { Output } from '../session/output.js';
@@ -20,6 +21,8 @@ export interface RecordSink {
   close(): Promise<void> | void;
   /** The exact line of the record just written, if the sink kept it (sinks beside the log reuse it); valid only during the call. */
   lastLine?(): Buffer | undefined;
+  /** Takes back the record just written, before anything else is written (a sink in front writes it another way). */
+  takeBackLast?(): void;
 }
 
 export interface ObserverOptions {
@@ -33,12 +36,6 @@ export interface ObserverOptions {
   taps?: readonly RecordTap[];
 }
 
-/** Analysis runs in slices of about this long between turns of the event loop (the relay's turns). */
-const SLICE_MS = 0.2;
-/** Chunks are analysed in pieces of about this size, cut at line ends. */
-const SLICE_BYTES = 16 * 1024;
-/** Relayed bytes that may wait for the analysis; past this it catches up before the relay reads on. */
-const MAX_WAITING_BYTES = 1024 * 1024;
 /** How long sinks beside the log may take to deliver, before and again after the end record. */
 const TAP_FLUSH_MS = 1000;
 /** Losses of sinks beside the log become a sink-gap record at most this often (and at the end). */
@@ -46,6 +43,9 @@ const TAP_REPORT_MS = 1000;
 
 /** Precise epoch milliseconds (fractional) for record times and latencies. */
 export const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
+
+/** The three streams the relay copies. */
+export type Stream = 'client' | 'server' | 'stderr';
 
 /** Feeds both directions and the server's stderr through splitters into one Session. */
 export class Observer {
@@ -66,87 +66,30 @@ export class Observer {
     this.stderr = mk((line) => this.line('stderr', line));
   }
 
-  /** Bytes the host wrote to the server. */
-  fromClient(chunk: Buffer): void {
-    this.enqueue(this.client, chunk);
-  }
-
-  /** Bytes the server wrote to its stdout. */
-  fromServer(chunk: Buffer): void {
-    this.enqueue(this.server, chunk);
-  }
-
-  /** Bytes the server wrote to its stderr. */
-  fromStderr(chunk: Buffer): void {
-    this.enqueue(this.stderr, chunk);
+  /** A chunk of one stream, stamped with the time the relay read it. */
+  take(which: Stream, chunk: Buffer, time: number): void {
+    this.feed(this.splitterOf(which), chunk, time);
   }
 
   /**
-   * Chunks wait for the analysis until the event loop has relayed everything that is ready (setImmediate
-   * runs after the poll phase), and the analysis runs in slices of ~0.2 ms (big chunks cut at line ends),
-   * so an answer that arrives meanwhile is relayed within a slice, not after a whole 64 KiB chunk of
-   * analysis. Memory stays bounded: past 64 KiB waiting a slice runs on, past 1 MiB the analysis catches up
-   * at once. Order and arrival times are kept; every other call analyses what waits first.
+   * Relayed bytes of one stream that the analysis never saw (it fell too far behind): `lines` line ends
+   * were among them. The line in progress is cut off, the stream resumes at a line start, and a gap
+   * record counts the lines lost (one more when the lost bytes ended inside a line).
    */
-  private readonly waiting: Array<{ splitter: LineSplitter; chunk: Buffer; time: number }> = [];
-  private scheduled = false;
-  private waitingBytes = 0;
-
-  private enqueue(splitter: LineSplitter, chunk: Buffer): void {
-    const time = this.now();
-    // big chunks in slices ending at a line end, so the relay gets a turn between them
-    let start = 0;
-    while (chunk.length - start > SLICE_BYTES) {
-      const nl = chunk.lastIndexOf(0x0a, start + SLICE_BYTES - 1);
-      if (nl < start) break;
-      this.waiting.push({ splitter, chunk: chunk.subarray(start, nl + 1), time });
-      start = nl + 1;
-    }
-    this.waiting.push({ splitter, chunk: start === 0 ? chunk : chunk.subarray(start), time });
-    this.waitingBytes += chunk.length;
-    // memory stays bounded when the analysis cannot keep up: then it runs at once, before the next read
-    if (this.waitingBytes > MAX_WAITING_BYTES) this.drain();
-    else this.schedule();
+  lost(which: Stream, loss: { bytes: number; lines: number; endsLine: boolean }, time: number): void {
+    this.splitterOf(which).skip(loss.endsLine);
+    const lost = loss.lines + (loss.endsLine ? 0 : 1);
+    this.call(() => this.session.onEvent('gap', { lost, reason: 'analysis-behind', stream: which, bytes: loss.bytes }, time));
   }
 
-  private schedule(): void {
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.onImmediate);
-    }
-  }
-
-  /** A slice of analysis, then the event loop relays what has arrived; the rest waits for the next turn. */
-  private readonly onImmediate = (): void => {
-    this.scheduled = false;
-    this.analyseWaiting(performance.now() + SLICE_MS);
-    if (this.waiting.length > 0) this.schedule();
-  };
-
-  /** Analyses all the chunks that wait, in arrival order (before anything that must come after them). */
-  private drain(): void {
-    if (this.waiting.length > 0) this.analyseWaiting(Infinity);
-  }
-
-  /**
-   * Analyses waiting chunks in arrival order until `until` (performance.now() time) has passed, but never
-   * leaves more than a few slices waiting. Each chunk is taken off the list before its analysis.
-   */
-  private analyseWaiting(until: number): void {
-    const w = this.waiting;
-    while (w.length > 0) {
-      const { splitter, chunk, time } = w.shift()!;
-      this.waitingBytes -= chunk.length;
-      this.feed(splitter, chunk, time);
-      if (this.waitingBytes <= SLICE_BYTES * 4 && performance.now() >= until) return;
-    }
+  private splitterOf(which: Stream): LineSplitter {
+    return which === 'client' ? this.client : which === 'server' ? this.server : this.stderr;
   }
 
   /** Flushes a torn last line of one direction when its stream ends. */
-  endOf(which: 'client' | 'server' | 'stderr'): void {
-    this.drain();
-    this.chunkTime = this.now();
-    const splitter = which === 'client' ? this.client : which === 'server' ? this.server : this.stderr;
+  endOf(which: Stream, time = this.now()): void {
+    this.chunkTime = time;
+    const splitter = this.splitterOf(which);
     try {
       splitter.end();
     } catch (err) {
@@ -154,10 +97,9 @@ export class Observer {
     }
   }
 
-  /** One of mcp-tap's own events. */
-  event(name: EventName, fields: Record<string, unknown> = {}): void {
-    this.drain();
-    this.call(() => this.session.onEvent(name, fields, this.now()));
+  /** One of mcp-tap's own events, at `time` (now unless the relay stamped it). */
+  event(name: EventName, fields: Record<string, unknown> = {}, time = this.now()): void {
+    this.call(() => this.session.onEvent(name, fields, time));
   }
 
   /** Ends the session: torn lines, then the end record with what is pending; flushes and closes the sink. */
@@ -199,7 +141,7 @@ export class Observer {
   }
 
   /** One line to the session (no closure per line: this runs for every message). */
-  private line(which: 'client' | 'server' | 'stderr', line: Line): void {
+  private line(which: Stream, line: Line): void {
     try {
       if (which === 'stderr') this.session.onStderr(line, this.chunkTime);
       else this.session.onLine(which, line, this.chunkTime);

@@ -15,14 +15,25 @@ export interface PumpHooks {
   endDest?: boolean;
 }
 
+/** A running pump. */
+export interface Pump {
+  bytes: () => number;
+  /**
+   * Holds the source (true) or lets it go (false) for a reason of the caller's (the analysis is short of
+   * room); independent of the destination's backpressure: the source flows when neither holds it.
+   */
+  hold: (on: boolean) => void;
+}
+
 /** Wires source → destination; returns a counter of bytes relayed. */
-export function pump(src: Readable, dst: Writable, hooks: PumpHooks): { bytes: () => number } {
+export function pump(src: Readable, dst: Writable, hooks: PumpHooks): Pump {
   let broken = false;
   let waiting = false;
+  let held = false;
   let bytes = 0;
   const resume = () => {
     waiting = false;
-    src.resume();
+    if (!held) src.resume();
   };
   src.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
@@ -54,5 +65,11 @@ export function pump(src: Readable, dst: Writable, hooks: PumpHooks): { bytes: (
   });
   // a source paused before the pump existed (spawn-server.ts) starts flowing here
   src.resume();
-  return { bytes: () => bytes };
+  const hold = (on: boolean) => {
+    if (on === held) return;
+    held = on;
+    if (on) src.pause();
+    else if (!waiting) src.resume();
+  };
+  return { bytes: () => bytes, hold };
 }

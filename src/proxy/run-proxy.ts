@@ -9,19 +9,16 @@ import { SIGNALS, startServer, type EarlyStart } from './early-start.js';
 import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
 import { startWatchdog } from './watchdog.js';
-import { stopTree, treeStopPlan } from '../platform/process-tree.js';
-import { Observer, type RecordSink } from './observer.js';
-import { openSink, nullSink } from './open-sink.js';
-import { EnvMasker } from '../log/env-mask.js';
+import { stopTree, treeStopPlan, treeStopsSettled } from '../platform/process-tree.js';
 import { envSecrets } from '../log/env-secrets.js';
-import { MaskingSink } from './masking-sink.js';
-import { MaskingTap } from './masking-tap.js';
-import { FileSink } from '../log/file-sink.js';
-import { jsonShortener } from '../framing/json-shortener.js';
 import { VERSION } from '../version.js';
 import { TapError } from '../errors.js';
-import { openTaps } from './open-taps.js';
 import type { ShipTarget } from '../ship/ship-tap.js';
+import { WorkerObserver, type RelayObserver } from './worker-observer.js';
+import { analysedHere, inlineObserver } from './inline-analysis.js';
+import { openLogFd } from './open-sink.js';
+import { ANALYSIS_WORKER } from '../package-paths.js';
+import { relayScavenger, sizeYoungGeneration } from './young-generation.js';
 
 export interface ProxyOptions {
   command: string;
@@ -72,23 +69,25 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   // the CLI starts the server before it loads this module (startup); a caller that did not starts it here
   const { childPromise, early, onEarlySignal, spawnAt } = started ?? startServer(opts.command, opts.args, trace);
 
-  let observer: Observer | null = null;
-  // sinks beside the log start while the server spawns; their modules load only when asked for
-  let taps = await openTaps(opts, io.warn);
-  /** The log's sink as opened (the debug trace reports its queue at the end). */
-  let logFile: RecordSink | null = null;
-  if (opts.logPath !== null || taps.length > 0) {
-    let sink: RecordSink = openSink(opts, io.warn);
-    logFile = sink;
+  let observer: RelayObserver | null = null;
+  // the bare relay (--no-log) allocates next to nothing: its young generation stays at its smallest
+  if (opts.logPath === null && opts.otlp === undefined && (opts.ship?.length ?? 0) === 0) sizeYoungGeneration(false);
+  const tapOptions = { name: opts.name, otlp: opts.otlp, otlpContent: opts.otlpContent, ship: opts.ship };
+  const analysed = opts.logPath !== null || opts.otlp !== undefined || (opts.ship?.length ?? 0) > 0;
+  if (analysed) {
     // the server inherits this environment: its secret values never reach the log, nor a sink beside it
     const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
-    if (secrets.length > 0) {
-      const masker = new EnvMasker(secrets);
-      if (sink !== nullSink) sink = new MaskingSink(sink, masker);
-      taps = taps.map((t) => new MaskingTap(t, masker));
-    }
-    observer = new Observer({ sessionId, maxLogBytes: opts.maxLogBytes, sink, warn: io.warn, shortener: jsonShortener, taps });
+    const log = { logPath: opts.logPath, maxLogSize: opts.maxLogSize, maxLogFiles: opts.maxLogFiles, quiet: opts.quiet };
+    const fd = openLogFd(log, io.warn);
+    const analysis = { sessionId, maxLogBytes: opts.maxLogBytes, log: { ...log, fd }, taps: tapOptions, secrets };
+    // the log alone is cheapest on this thread; sinks beside it and masking go to the analysis worker
+    const here = analysedHere(analysis);
+    // the analysis allocates per message, where it runs: its young generation may grow (the worker sizes its own)
+    sizeYoungGeneration(here);
+    observer = here
+      ? inlineObserver(analysis, io.warn)
+      : new WorkerObserver(analysis, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr, scavenge: relayScavenger() });
     observer.event('start', {
       name: opts.name,
       command: opts.command,
@@ -103,8 +102,9 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   }
 
   let child;
+  let end;
   try {
-    child = (await childPromise).child;
+    ({ child, end } = await childPromise);
   } catch (err) {
     for (const s of SIGNALS) process.off(s, onEarlySignal);
     trace('spawn failed', { error: err instanceof Error ? err.message : String(err), ms: performance.now() - spawnAt });
@@ -119,8 +119,9 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   process.once('uncaughtException', (err) => {
     io.warn(`internal error: ${err.message}; stopping the server (please report this)`);
     void stopTree(treeStopPlan(process.platform, child.pid, 'SIGTERM'), child);
-    // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM
-    process.exit(70);
+    // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM;
+    // a Windows stop (no watchdog there) is seen through first, bounded, or exiting would cut it short
+    void treeStopsSettled().finally(() => process.exit(70));
   });
 
   return new Promise<number>((resolve) => {
@@ -138,12 +139,15 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
         // pipes abandoned: what the server left in its group got SIGTERM and may ignore it; the watchdog,
         // left standing, sends SIGKILL to the group after the grace period once mcp-tap is gone
         if (!forced) watchdog?.standDown();
-        trace('done', { code, signal, forced, logQueue: logFile instanceof FileSink ? logFile.queued() : null, msSinceSpawn: performance.now() - spawnAt });
+        trace('done', { code, signal, forced, msSinceSpawn: performance.now() - spawnAt });
         const status = code ?? (signal ? signalExitCode(signal) : 1);
-        void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then(() => resolve(status));
+        void Promise.resolve(observer?.finish({ exitCode: code, exitSignal: signal, forced })).then((logQueue) => {
+          if (observer !== null) trace('log finished', { logQueue: logQueue ?? null, msSinceSpawn: performance.now() - spawnAt });
+          resolve(status);
+        });
       },
       onExit: (code, signal) => observer?.event('exit', { code, signal }),
-    });
+    }, end);
 
     const onSignal = (signal: NodeJS.Signals) => {
       trace('signal received', { signal });
@@ -157,7 +161,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     for (const s of early) onSignal(s);
 
     // host → server
-    pump(io.stdin, child.stdin, {
+    const fromHost = pump(io.stdin, child.stdin, {
       onChunk: (c) => observer?.fromClient(c),
       onEnd: () => {
         observer?.endOf('client');
@@ -169,7 +173,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       },
     });
     // server → host
-    pump(child.stdout, io.stdout, {
+    const fromServer = pump(child.stdout, io.stdout, {
       onChunk: (c) => observer?.fromServer(c),
       onEnd: () => {
         observer?.endOf('server');
@@ -189,5 +193,12 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       onDestError: () => {},
       endDest: false,
     });
+    // the analysis far behind paces the protocol streams until it caught up (stderr is never slowed)
+    if (observer instanceof WorkerObserver) {
+      observer.pressure = (on) => {
+        fromHost.hold(on);
+        fromServer.hold(on);
+      };
+    }
   });
 }

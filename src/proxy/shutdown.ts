@@ -6,6 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { stopTree, treeStopPlan } from '../platform/process-tree.js';
+import type { ServerEnd } from './spawn-server.js';
 
 export interface ShutdownHooks {
   graceMs: number;
@@ -41,8 +42,10 @@ export class Shutdown {
   constructor(
     private readonly child: ChildProcess,
     private readonly hooks: ShutdownHooks,
+    /** How the server has ended so far (spawn-server.ts): it may have exited, even closed, before this exists. */
+    end: ServerEnd = { exit: null, closed: false },
   ) {
-    child.once('exit', (code, signal) => {
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       this.step('server exited', { code, signal });
       this.exited = true;
       this.exitCode = code;
@@ -51,8 +54,14 @@ export class Shutdown {
       hooks.onExit(code, signal);
       // stdio normally closes right after exit; grandchildren holding the pipes must not keep us alive
       this.drainTimer = setTimeout(() => this.abandonPipes(), hooks.graceMs);
-    });
-    child.once('close', () => this.finish(false));
+    };
+    // the server starts before the relay's code is loaded (early-start.ts): a server that exits at once
+    // has its 'exit' and 'close' events behind it by the time this object exists
+    const exit = end.exit;
+    if (exit !== null) queueMicrotask(() => onExit(exit.code, exit.signal));
+    else child.once('exit', onExit);
+    if (end.closed) queueMicrotask(() => this.finish(false));
+    else child.once('close', () => this.finish(false));
     child.on('error', () => {
       // kill() on a process that is already gone: nothing to do
     });

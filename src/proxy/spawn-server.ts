@@ -95,10 +95,26 @@ const OPTIONS = {
 } as const;
 
 /**
+ * How the server ended, as far as it has: recorded from its start, because the relay's code (and its
+ * Shutdown) is loaded after the spawn, and a server that exits at once has its 'exit' and 'close' events
+ * behind it by then.
+ */
+export interface ServerEnd {
+  exit: { code: number | null; signal: NodeJS.Signals | null } | null;
+  closed: boolean;
+}
+
+/** A started server. */
+export interface StartedServer {
+  child: ChildProcessWithoutNullStreams;
+  end: ServerEnd;
+}
+
+/**
  * Resolves once the process is running; rejects with a typed error when it cannot start. The process
  * comes wrapped: execa's subprocess is also a promise, which `await` would otherwise unwrap.
  */
-export function spawnServer(command: string, args: readonly string[]): Promise<{ child: ChildProcessWithoutNullStreams }> {
+export function spawnServer(command: string, args: readonly string[]): Promise<StartedServer> {
   return new Promise((resolve, reject) => {
     const missing = lookupError(command, { platform: process.platform, env: process.env, cwd: process.cwd() });
     if (missing !== null) {
@@ -117,9 +133,12 @@ export function spawnServer(command: string, args: readonly string[]): Promise<{
     // are attached only once this promise has resolved.
     child.stdout.pause();
     child.stderr.pause();
+    const end: ServerEnd = { exit: null, closed: false };
+    child.once('exit', (code, signal) => (end.exit = { code, signal }));
+    child.once('close', () => (end.closed = true));
     child.once('spawn', () => {
       started = true;
-      resolve({ child: child as unknown as ChildProcessWithoutNullStreams });
+      resolve({ child: child as unknown as ChildProcessWithoutNullStreams, end });
     });
     // Resolves (reject: false) when the process is over; before 'spawn' that means it never started.
     void child.then((result) => {

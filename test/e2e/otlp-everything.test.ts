@@ -19,10 +19,21 @@ import { toolRequire, withTestTools } from '../helpers/test-tools.js';
 
 // the receiver comes from the test tools (.cache/test-tools), installed when missing
 const TOOLS = await withTestTools('otlp-everything.test.ts');
-const { MockOtlpServer, normalizeTrace } = (TOOLS ? toolRequire('@elastic/mockotlpserver') : {}) as {
+const { MockOtlpServer, normalizeTrace, normalizeMetrics } = (TOOLS ? toolRequire('@elastic/mockotlpserver') : {}) as {
   MockOtlpServer: new (o: object) => { start(): Promise<void>; close(): Promise<void>; httpUrl: URL };
   normalizeTrace: (t: unknown) => Trace;
+  normalizeMetrics: (m: unknown) => Metrics;
 };
+
+interface NPoint {
+  attributes: Record<string, unknown>;
+  count: string | number;
+  sum: number;
+  bucketCounts: (string | number)[];
+}
+interface Metrics {
+  resourceMetrics: { resource: { attributes: Record<string, unknown> }; scopeMetrics: { metrics: { name: string; unit: string; histogram: { dataPoints: NPoint[] } }[] }[] }[];
+}
 
 interface NSpan {
   traceId: string;
@@ -46,11 +57,12 @@ const HOST_SPAN = 'b7ad6b7169203331';
 
 let receiver: InstanceType<typeof MockOtlpServer>;
 const received: Trace[] = [];
+const receivedMetrics: Metrics[] = [];
 const tmp = tempDir('mcp-tap-otlp-');
 
 beforeAll(async () => {
   if (!TOOLS) return;
-  receiver = new MockOtlpServer({ services: ['http'], httpHostname: '127.0.0.1', httpPort: 0, logLevel: 'error', onTrace: (t: unknown) => received.push(normalizeTrace(t)) });
+  receiver = new MockOtlpServer({ services: ['http'], httpHostname: '127.0.0.1', httpPort: 0, logLevel: 'error', onTrace: (t: unknown) => received.push(normalizeTrace(t)), onMetrics: (m: unknown) => receivedMetrics.push(normalizeMetrics(m)) });
   await receiver.start();
 });
 afterAll(async () => {
@@ -153,6 +165,7 @@ const live: Record<string, NSpan[]> = {};
 describe.runIf(TOOLS).each(['http/protobuf', 'http/json'])('--otlp over %s', (protocol) => {
   it('the receiver gets a trace whose spans match the log one to one', async () => {
     received.length = 0;
+    receivedMetrics.length = 0;
     const logPath = join(tmp.dir, `${protocol.replace('/', '-')}.jsonrpc.log`);
     await runSession(logPath, protocol);
     const recs = readRecords(logPath);
@@ -161,6 +174,28 @@ describe.runIf(TOOLS).each(['http/protobuf', 'http/json'])('--otlp over %s', (pr
     expect(recs.some((r) => r.event === 'sink-gap')).toBe(false);
     live[protocol] = spansOf(received);
     expectTraceMatchesLog(recs, live[protocol]!, `everything-${protocol}`, received);
+    // the duration histograms, sent when the session ended: one count per request the client sent
+    await waitFor(() => receivedMetrics.length > 0, 10_000, 'the duration histograms at the receiver');
+    const last = receivedMetrics[receivedMetrics.length - 1]!;
+    expect(last.resourceMetrics[0]!.resource.attributes['service.name']).toBe(`everything-${protocol}`);
+    const metrics = last.resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((sm) => sm.metrics));
+    const ops = metrics.find((m) => m.name === 'mcp.client.operation.duration')!;
+    expect(ops.unit).toBe('s');
+    const fromClient = recs.filter((r) => r.kind === 'request' && r.from === 'client');
+    expect(ops.histogram.dataPoints.reduce((a, p) => a + Number(p.count), 0)).toBe(fromClient.length);
+    const calls = ops.histogram.dataPoints.filter((p) => p.attributes['mcp.method.name'] === 'tools/call');
+    expect(calls.reduce((a, p) => a + Number(p.count), 0)).toBe(fromClient.filter((r) => r['method'] === 'tools/call').length);
+    expect(calls.some((p) => p.attributes['error.type'] === 'tool_error')).toBe(true);
+    for (const p of ops.histogram.dataPoints) {
+      expect(p.attributes['jsonrpc.request.id']).toBeUndefined();
+      expect(p.attributes['mcp.session.id']).toBeUndefined();
+      expect(p.bucketCounts.reduce((a: number, b) => a + Number(b), 0)).toBe(Number(p.count));
+    }
+    const session = metrics.find((m) => m.name === 'mcp.client.session.duration')!;
+    const start = recs.find((r) => r.event === 'start')!;
+    const end = recs.find((r) => r.event === 'end')!;
+    expect(session.histogram.dataPoints).toHaveLength(1);
+    expect(session.histogram.dataPoints[0]!.sum).toBeCloseTo((end.time - start.time) / 1000, 5);
   });
 });
 

@@ -199,7 +199,7 @@ describe('item 5: the log cannot be written', () => {
     await c.end();
 
     const w = warnings(c.r);
-    expect(w.filter((l) => /removed or replaced/.test(l))).toHaveLength(1);
+    expect(w.filter((l) => /removed or replaced/.test(l)), c.r.stderr()).toHaveLength(1);
     expect(w.filter((l) => /ENOSPC: no space left on device/.test(l))).toHaveLength(1);
     expect(w.filter((l) => /writable again/.test(l))).toHaveLength(1);
     expect(w).toHaveLength(3);

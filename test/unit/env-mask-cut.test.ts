@@ -36,8 +36,8 @@ async function observe(stdout: string, stderr: string): Promise<{ log: string; t
     close: async () => {},
   };
   const o = new Observer({ sessionId: 's', maxLogBytes: LIMIT, sink: new MaskingSink(file, masker), taps: [new MaskingTap(tap, masker)], warn: () => {}, shortener: jsonShortener, now: () => 1 });
-  o.fromServer(Buffer.from(stdout));
-  o.fromStderr(Buffer.from(stderr));
+  o.take('server', Buffer.from(stdout), 1);
+  o.take('stderr', Buffer.from(stderr), 1);
   await o.finish();
   return { log: parts.join(''), tapped: lines.join('') };
 }

@@ -45,8 +45,8 @@ async function observe(stdout: Buffer[], stderr: Buffer[]): Promise<{ log: strin
   const file = memorySink();
   const tap = memoryTap();
   const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink: new MaskingSink(file, masker), taps: [new MaskingTap(tap, masker)], warn: () => {}, shortener: jsonShortener, now: () => 1 });
-  for (const c of stdout) o.fromServer(c);
-  for (const c of stderr) o.fromStderr(c);
+  for (const c of stdout) o.take('server', c, 1);
+  for (const c of stderr) o.take('stderr', c, 1);
   await o.finish();
   return { log: file.text(), tapped: tap.lines.join('') };
 }

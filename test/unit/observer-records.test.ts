@@ -23,37 +23,40 @@ function observe(server: Buffer): { lines: string[]; records: Array<Record<strin
   const sink = memorySink();
   const warnings: string[] = [];
   const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: (m) => warnings.push(m), shortener: jsonShortener, now: () => 1 });
-  o.fromServer(server);
+  o.take('server', server, 1);
   void o.finish();
   const lines = sink.text().split('\n').filter((l) => l !== '');
   return { lines, records: lines.map((l) => JSON.parse(l) as Record<string, unknown>), warnings };
 }
 
-describe('observer: analysis beside the relay', () => {
+describe('observer: what the relay lost to the analysis', () => {
   const line = (i: number): string => `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${i}${'x'.repeat(200)}"}}\n`;
+  const records = (sink: { text: () => string }) => sink.text().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  it('analyses after the relay has had its turn, and before any event that follows', async () => {
+  it('a loss inside a line: the line in progress and the rest of the cut one are lost, counted, and the next line is analysed', () => {
     const sink = memorySink();
     const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => 1 });
-    o.fromServer(Buffer.from(line(1) + line(2)));
-    expect(sink.text()).toBe(''); // nothing yet: the chunk waits for setImmediate
-    o.event('signal', { signal: 'SIGTERM' });
-    const kinds = sink.text().split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { kind: string }).kind);
-    expect(kinds).toEqual(['notification', 'notification', 'event']);
-    o.fromServer(Buffer.from(line(3)));
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(sink.text()).toContain('"data":"3x');
+    const two = line(1) + line(2);
+    // the first line whole, the start of the second, then lost bytes that end inside a third
+    o.take('server', Buffer.from(two.slice(0, line(1).length + 30)), 1);
+    o.lost('server', { bytes: 500, lines: 1, endsLine: false }, 2);
+    o.take('server', Buffer.from(`tail of the third"}}\n${line(4)}`), 3);
+    const rs = records(sink);
+    expect(rs.map((r) => r['kind'])).toEqual(['notification', 'event', 'notification']);
+    expect(rs[1]).toMatchObject({ event: 'gap', reason: 'analysis-behind', stream: 'server', bytes: 500, lost: 2, time: 2 });
+    expect(JSON.stringify(rs[2]!['msg'])).toContain('"data":"4x');
   });
 
-  it('catches up at once when more than 1 MiB waits (memory stays bounded)', () => {
+  it('a loss that ended with a line end: the next bytes start a line of their own', () => {
     const sink = memorySink();
     const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => 1 });
-    const chunk = Buffer.from(Array.from({ length: 256 }, (_, i) => line(i)).join('')); // ~74 KiB
-    for (let i = 0; i < 20; i++) o.fromServer(chunk); // ~1.5 MiB, with no turn of the event loop
-    const records = sink.text().split('\n').filter((l) => l !== '').length;
-    const waitingBytes = ((20 * 256 - records) / 256) * chunk.length;
-    expect(records).toBeGreaterThan(0);
-    expect(waitingBytes).toBeLessThanOrEqual(1024 * 1024);
+    o.take('client', Buffer.from(line(1)), 1);
+    o.lost('client', { bytes: 900, lines: 3, endsLine: true }, 2);
+    o.take('client', Buffer.from(line(5)), 3);
+    const rs = records(sink);
+    expect(rs.map((r) => r['kind'])).toEqual(['notification', 'event', 'notification']);
+    expect(rs[1]).toMatchObject({ event: 'gap', reason: 'analysis-behind', stream: 'client', lost: 3, level: 40 });
+    expect(JSON.stringify(rs[2]!['msg'])).toContain('"data":"5x');
   });
 });
 

@@ -11,7 +11,21 @@ describe('resolveOtlpConfig', () => {
       timeoutMs: 10_000,
       serviceName: 'everything',
       resource: {},
+      metrics: { url: 'http://localhost:4318/v1/metrics', protocol: 'http/protobuf', headers: {}, intervalMs: 60_000 },
     });
+  });
+
+  it('sends the duration histograms beside the traces: v1/metrics in place of v1/traces, the METRICS variables first, off with OTEL_METRICS_EXPORTER=none', () => {
+    const metrics = (flag: string | null, env: NodeJS.ProcessEnv) => resolveOtlpConfig(flag, env, 'x').metrics;
+    expect(metrics('http://flag:4318', {})?.url).toBe('http://flag:4318/v1/metrics');
+    expect(metrics('http://flag:4318/otlp/v1/traces', {})?.url).toBe('http://flag:4318/otlp/v1/metrics');
+    expect(metrics('http://flag:9/custom/path', {})?.url).toBe('http://flag:9/v1/metrics');
+    expect(metrics(null, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/base' })?.url).toBe('http://c:4318/base/v1/metrics');
+    expect(metrics(null, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'https://m/x' })?.url).toBe('https://m/x');
+    expect(metrics(null, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://t/v1/traces' })?.url).toBe('https://t/v1/metrics');
+    const c = metrics(null, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_HEADERS: 'a=1', OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'b=2', OTEL_METRIC_EXPORT_INTERVAL: '5000' });
+    expect(c).toEqual({ url: 'http://localhost:4318/v1/metrics', protocol: 'http/protobuf', headers: { a: '1', b: '2' }, intervalMs: 5000 });
+    expect(metrics(null, { OTEL_METRICS_EXPORTER: 'none' })).toBeNull();
   });
 
   it('appends v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT, takes the TRACES endpoint as is, and the flag before both', () => {

@@ -11,7 +11,6 @@ import type { ProxyOptions } from '../../proxy/run-proxy.js';
 import { startServer } from '../../proxy/early-start.js';
 import { isUrlArg, SinkFlags } from './sink-flags.js';
 import { flushHostStdout, openHostStdout } from '../../proxy/host-streams.js';
-import { sizeYoungGeneration } from '../../proxy/young-generation.js';
 import { openDebugLog, trace, warn } from '../stderr.js';
 import { debugFromEnv, debugLogPath, refuseStdout } from '../debug-options.js';
 import { VERSION } from '../../version.js';
@@ -155,8 +154,6 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  // the analysis allocates per message; the bare relay (--no-log) keeps V8's young generation at its smallest
-  sizeYoungGeneration(parsed.logPath !== null);
   const bare = bareCommand(argv);
   if (bare !== null && !commandExists(bare)) {
     const near = subcommands.find((s) => distance(s, bare) <= 2);

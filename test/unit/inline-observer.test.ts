@@ -1,0 +1,97 @@
+/**
+ * The analysis on the relay's own thread (a run with nothing beside the log): it runs after the relay
+ * has had its turn and before any event that follows; past 1 MiB waiting the protocol streams are
+ * analysed at once (memory bounded, nothing lost); a flood of the server's stderr never slows the relay:
+ * past the bound it is dropped, said once, and counted in the log where it was.
+ */
+import { describe, expect, it } from 'vitest';
+import { Observer, type RecordSink } from '../../src/proxy/observer.js';
+import { InlineObserver } from '../../src/proxy/inline-observer.js';
+import { jsonShortener } from '../../src/framing/json-shortener.js';
+
+function memorySink(): RecordSink & { text: () => string } {
+  const parts: string[] = [];
+  return {
+    text: () => parts.join(''),
+    write(text, body) {
+      parts.push(body === undefined ? text : `${text}${body.toString('utf8')}}\n`);
+      return true;
+    },
+    takeLoss: () => null,
+    close: () => {},
+  };
+}
+
+function setup() {
+  const sink = memorySink();
+  const warnings: string[] = [];
+  const observer = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, shortener: jsonShortener, now: () => 1 });
+  const inline = new InlineObserver(observer, { warn: (m) => warnings.push(m), now: () => 1 });
+  const records = () =>
+    sink
+      .text()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { inline, records, warnings, sink };
+}
+
+const line = (i: number): string => `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${i}${'x'.repeat(200)}"}}\n`;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('analysis on the relay thread', () => {
+  it('analyses after the relay has had its turn, and before any event that follows', async () => {
+    const t = setup();
+    t.inline.fromServer(Buffer.from(line(1) + line(2)));
+    expect(t.sink.text()).toBe(''); // nothing yet: the chunk waits for setImmediate
+    t.inline.event('signal', { signal: 'SIGTERM' });
+    expect(t.records().map((r) => r['kind'])).toEqual(['notification', 'notification', 'event']);
+    t.inline.fromServer(Buffer.from(line(3)));
+    await turn();
+    expect(t.sink.text()).toContain('"data":"3x');
+  });
+
+  it('the end of a stream comes after what waits: a torn last line is still logged, in order', () => {
+    const t = setup();
+    t.inline.fromServer(Buffer.from(line(1)));
+    t.inline.fromServer(Buffer.from('{"jsonrpc":"2.0","method":"notifications/mess'));
+    t.inline.endOf('server');
+    const rs = t.records();
+    expect(rs.map((r) => r['kind'])).toEqual(['notification', 'invalid']);
+    expect(rs[1]).toMatchObject({ partial: true });
+  });
+
+  it('catches up at once when more than 1 MiB of the protocol waits (memory stays bounded, nothing dropped)', () => {
+    const t = setup();
+    const chunk = Buffer.from(Array.from({ length: 256 }, (_, i) => line(i)).join('')); // ~56 KiB
+    for (let i = 0; i < 20; i++) t.inline.fromServer(chunk); // ~1.1 MiB, with no turn of the event loop
+    const records = t.records().length;
+    const waitingBytes = ((20 * 256 - records) / 256) * chunk.length;
+    expect(records).toBeGreaterThan(0);
+    expect(waitingBytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(t.warnings).toEqual([]);
+  });
+
+  it('a stderr flood is never analysed at once: past the bound it is dropped, said once, and counted where it was', async () => {
+    const t = setup();
+    const err = Buffer.from(Array.from({ length: 100 }, (_, i) => `log line ${i} ${'e'.repeat(90)}\n`).join('')); // ~10 KiB
+    t.inline.fromServer(Buffer.from(line(1)));
+    for (let i = 0; i < 150; i++) t.inline.fromStderr(err); // ~1.5 MiB in one turn
+    // nothing was analysed in the relay's turn: the relay read on
+    expect(t.sink.text()).toBe('');
+    t.inline.fromServer(Buffer.from(line(2)));
+    expect(t.warnings).toEqual([expect.stringMatching(/the server writes to stderr faster than it can be analysed; the relay goes on/)]);
+    for (let k = 0; k < 200 && t.records().at(-1)?.['kind'] !== 'notification'; k++) await turn();
+    const rs = t.records();
+    const kept = rs.filter((r) => r['kind'] === 'stderr').length;
+    const gap = rs.find((r) => r['event'] === 'gap')!;
+    expect(gap).toMatchObject({ reason: 'analysis-behind', stream: 'stderr' });
+    expect(kept + (gap['lost'] as number)).toBe(150 * 100);
+    expect((gap['bytes'] as number) + kept * (err.length / 100)).toBe(150 * err.length);
+    // the count stands after the stderr lines kept and before the message that came after the flood
+    const at = rs.indexOf(gap);
+    expect(rs.slice(0, at).filter((r) => r['kind'] === 'stderr')).toHaveLength(kept);
+    expect(rs[rs.length - 1]).toMatchObject({ kind: 'notification' });
+    expect(JSON.stringify(rs[rs.length - 1]!['msg'])).toContain('"data":"2x');
+  });
+});
