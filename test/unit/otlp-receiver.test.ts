@@ -5,19 +5,24 @@
  * exit (400) costs exactly those spans, counted as `rejected`, never as delivered.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OtlpTap } from '../../src/otlp/otlp-tap.js';
 import type { OtlpProtocol } from '../../src/otlp/otlp-config.js';
 import type { LogRecord } from '../../src/log/record.js';
+import { toolRequire, withTestTools } from '../helpers/test-tools.js';
 
-const require = createRequire(import.meta.url);
-const { normalizeTrace } = require('@elastic/mockotlpserver') as { normalizeTrace: (t: unknown) => unknown };
-const { getProtoRoot } = require('@elastic/mockotlpserver/lib/proto.js') as {
-  getProtoRoot: () => { lookupType: (n: string) => { decode: (b: Buffer) => unknown } };
-};
-const requestType = getProtoRoot().lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+// the receiver's protos come from the test tools (.cache/test-tools), installed when missing
+const TOOLS = await withTestTools('otlp-receiver.test.ts');
+type Decoder = { decode: (b: Buffer) => unknown };
+const { normalizeTrace } = TOOLS
+  ? (toolRequire('@elastic/mockotlpserver') as { normalizeTrace: (t: unknown) => unknown })
+  : { normalizeTrace: (t: unknown) => t };
+const requestType: Decoder | null = TOOLS
+  ? (toolRequire('@elastic/mockotlpserver/lib/proto.js') as { getProtoRoot: () => { lookupType: (n: string) => Decoder } })
+      .getProtoRoot()
+      .lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest')
+  : null;
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -56,7 +61,7 @@ function session(tap: OtlpTap, calls: Array<{ target: string }>): void {
   rec({ from: 'proxy', kind: 'event', event: 'end', pendingCount: 0, exitCode: 0 });
 }
 
-describe('the live OTLP tap and its receiver', () => {
+describe.runIf(TOOLS)('the live OTLP tap and its receiver', () => {
   it('sends protobuf that decodes to every value, whatever the length of its nested messages', async () => {
     const r = await receiver(200);
     const warnings: string[] = [];
@@ -68,7 +73,7 @@ describe('the live OTLP tap and its receiver', () => {
     await tap.close(5000);
     expect(warnings).toEqual([]);
     const spans = r.bodies.flatMap((b) => {
-      const t = normalizeTrace(requestType.decode(b)) as { resourceSpans: { scopeSpans: { spans: Array<{ name: string; attributes: Record<string, unknown> }> }[] }[] };
+      const t = normalizeTrace(requestType!.decode(b)) as { resourceSpans: { scopeSpans: { spans: Array<{ name: string; attributes: Record<string, unknown> }> }[] }[] };
       return t.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans));
     });
     const calls = spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call');
