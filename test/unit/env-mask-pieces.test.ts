@@ -4,29 +4,17 @@
  * cut (inside the value, inside a \u escape), on stdout and stderr alike.
  */
 import { describe, expect, it } from 'vitest';
-import { Observer, type RecordSink } from '../../src/proxy/observer.js';
+import { Observer } from '../../src/proxy/observer.js';
 import { MaskingSink } from '../../src/proxy/masking-sink.js';
 import { MaskingTap } from '../../src/proxy/masking-tap.js';
 import { EnvMasker } from '../../src/log/env-mask.js';
 import { serializeRecord } from '../../src/log/serialize.js';
 import type { RecordTap, TappedRecord } from '../../src/log/record-tap.js';
 import { jsonShortener } from '../../src/framing/json-shortener.js';
+import { memorySink } from '../helpers/memory-sink.js';
 
 const SECRET = 's3cr&t<pw>42';
 const masker = new EnvMasker([{ name: 'DB_PASSWORD', value: SECRET }]);
-
-function memorySink(): RecordSink & { text: () => string } {
-  const parts: string[] = [];
-  return {
-    text: () => parts.join(''),
-    write(text, body) {
-      parts.push(body === undefined ? text : `${text}${body.toString('utf8')}}\n`);
-      return true;
-    },
-    takeLoss: () => null,
-    close: () => {},
-  };
-}
 
 function memoryTap(): RecordTap & { lines: string[] } {
   const lines: string[] = [];

@@ -5,22 +5,10 @@
  * past the bound it is dropped, said once, and counted in the log where it was.
  */
 import { describe, expect, it } from 'vitest';
-import { Observer, type RecordSink } from '../../src/proxy/observer.js';
+import { Observer } from '../../src/proxy/observer.js';
 import { InlineObserver } from '../../src/proxy/inline-observer.js';
 import { jsonShortener } from '../../src/framing/json-shortener.js';
-
-function memorySink(): RecordSink & { text: () => string } {
-  const parts: string[] = [];
-  return {
-    text: () => parts.join(''),
-    write(text, body) {
-      parts.push(body === undefined ? text : `${text}${body.toString('utf8')}}\n`);
-      return true;
-    },
-    takeLoss: () => null,
-    close: () => {},
-  };
-}
+import { memorySink } from '../helpers/memory-sink.js';
 
 function setup() {
   const sink = memorySink();

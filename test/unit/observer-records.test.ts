@@ -3,21 +3,9 @@
  * but line readers or JSON.stringify do not (a CR inside, nesting beyond the stack), and seq never skips.
  */
 import { describe, expect, it } from 'vitest';
-import { Observer, type RecordSink } from '../../src/proxy/observer.js';
+import { Observer } from '../../src/proxy/observer.js';
 import { jsonShortener } from '../../src/framing/json-shortener.js';
-
-function memorySink(): RecordSink & { text: () => string } {
-  const parts: string[] = [];
-  return {
-    text: () => parts.join(''),
-    write(text, body) {
-      parts.push(body === undefined ? text : `${text}${body.toString('utf8')}}\n`);
-      return true;
-    },
-    takeLoss: () => null,
-    close: () => {},
-  };
-}
+import { memorySink } from '../helpers/memory-sink.js';
 
 function observe(server: Buffer): { lines: string[]; records: Array<Record<string, unknown>>; warnings: string[] } {
   const sink = memorySink();
