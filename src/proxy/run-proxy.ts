@@ -160,9 +160,12 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     }
     for (const s of early) onSignal(s);
 
+    // the bare relay (--no-log) allocates next to nothing on the heap: its dead chunks, whose bytes live
+    // outside it, are collected every 4 MiB relayed instead of waiting for V8's external-memory limit
+    const relayed = observer === null ? relayScavenger() : () => {};
     // host → server
     const fromHost = pump(io.stdin, child.stdin, {
-      onChunk: (c) => observer?.fromClient(c),
+      onChunk: (c) => (observer !== null ? observer.fromClient(c) : relayed(c.length)),
       onEnd: () => {
         observer?.endOf('client');
         observer?.event('stdin-closed');
@@ -174,7 +177,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     });
     // server → host
     const fromServer = pump(child.stdout, io.stdout, {
-      onChunk: (c) => observer?.fromServer(c),
+      onChunk: (c) => (observer !== null ? observer.fromServer(c) : relayed(c.length)),
       onEnd: () => {
         observer?.endOf('server');
         observer?.event('stdout-closed');
@@ -186,7 +189,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     });
     // server stderr → our stderr, unchanged, and into the log
     pump(child.stderr, io.stderr, {
-      onChunk: (c) => observer?.fromStderr(c),
+      onChunk: (c) => (observer !== null ? observer.fromStderr(c) : relayed(c.length)),
       onEnd: () => {
         observer?.endOf('stderr');
       },
