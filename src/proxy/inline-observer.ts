@@ -54,6 +54,8 @@ export class InlineObserver implements RelayObserver {
   private head = 0;
   private scheduled = false;
   private waitingBytes = 0;
+  /** Of those, the protocol streams' (stderr is dropped past the bound, never caught up). */
+  private protocolBytes = 0;
   private readonly now: () => number;
   /** Dropping stderr since the analysis last caught up (one warning per outage). */
   private behind = false;
@@ -107,8 +109,10 @@ export class InlineObserver implements RelayObserver {
     }
     this.waiting.push({ stream, chunk: start === 0 ? chunk : chunk.subarray(start), time });
     this.waitingBytes += chunk.length;
-    // memory stays bounded when the analysis cannot keep up: then it runs at once, before the next read
-    if (this.waitingBytes > MAX_WAITING_BYTES) this.drain();
+    if (stream !== 'stderr') this.protocolBytes += chunk.length;
+    // memory stays bounded when the analysis cannot keep up with the protocol: then it runs at once,
+    // before the next read (stderr past the bound is dropped instead, fromStderr)
+    if (this.protocolBytes > MAX_WAITING_BYTES) this.drain();
     else if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.onImmediate);
@@ -157,9 +161,11 @@ export class InlineObserver implements RelayObserver {
       const { stream, chunk, time, lost } = w[this.head]!;
       w[this.head++] = undefined as unknown as Waiting;
       this.waitingBytes -= chunk.length;
+      if (stream !== 'stderr') this.protocolBytes -= chunk.length;
       if (lost !== undefined) this.observer.lost(stream, lost, time);
       else this.observer.take(stream, chunk, time);
-      if (this.waitingBytes <= SLICE_BYTES * 4 && performance.now() >= until) break;
+      // a slice ends on time once little of the protocol waits; stderr alone never extends it
+      if (this.protocolBytes <= SLICE_BYTES * 4 && performance.now() >= until) break;
     }
     if (this.head === w.length) {
       w.length = 0;

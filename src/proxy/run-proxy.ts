@@ -19,6 +19,7 @@ import { analysedHere, inlineObserver } from './inline-analysis.js';
 import { openLogFd } from './open-sink.js';
 import { ANALYSIS_WORKER } from '../package-paths.js';
 import { relayScavenger, sizeYoungGeneration } from './young-generation.js';
+import { LineSafeWarn } from './line-safe-warn.js';
 
 export interface ProxyOptions {
   command: string;
@@ -65,6 +66,9 @@ export function signalExitCode(signal: NodeJS.Signals): number {
 /** Runs the proxy until the server is gone; never rejects for anything the server does. */
 export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyStart): Promise<number> {
   const sessionId = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  // mcp-tap's warnings never cut a line of the server's stderr in two
+  const stderrLines = new LineSafeWarn(io.warn);
+  const warn = stderrLines.warn;
   const trace = io.trace ?? (() => {});
   // the CLI starts the server before it loads this module (startup); a caller that did not starts it here
   const { childPromise, early, onEarlySignal, spawnAt } = started ?? startServer(opts.command, opts.args, trace);
@@ -76,18 +80,18 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   const analysed = opts.logPath !== null || opts.otlp !== undefined || (opts.ship?.length ?? 0) > 0;
   if (analysed) {
     // the server inherits this environment: its secret values never reach the log, nor a sink beside it
-    const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => io.warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
-    for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) io.warn(`--redact-env ${n}: no such variable in the server's environment`);
+    const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
+    for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) warn(`--redact-env ${n}: no such variable in the server's environment`);
     const log = { logPath: opts.logPath, maxLogSize: opts.maxLogSize, maxLogFiles: opts.maxLogFiles, quiet: opts.quiet };
-    const fd = openLogFd(log, io.warn);
+    const fd = openLogFd(log, warn);
     const analysis = { sessionId, maxLogBytes: opts.maxLogBytes, log: { ...log, fd }, taps: tapOptions, secrets };
     // the log alone is cheapest on this thread; sinks beside it and masking go to the analysis worker
     const here = analysedHere(analysis);
     // the analysis allocates per message, where it runs: its young generation may grow (the worker sizes its own)
     sizeYoungGeneration(here);
     observer = here
-      ? inlineObserver(analysis, io.warn)
-      : new WorkerObserver(analysis, { workerPath: ANALYSIS_WORKER, warn: io.warn, stderr: io.stderr, scavenge: relayScavenger() });
+      ? inlineObserver(analysis, warn)
+      : new WorkerObserver(analysis, { workerPath: ANALYSIS_WORKER, warn, stderr: io.stderr, scavenge: relayScavenger() });
     observer.event('start', {
       name: opts.name,
       command: opts.command,
@@ -117,7 +121,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   const watchdog = startWatchdog(child.pid ?? 0, opts.graceMs);
   // A bug in mcp-tap must not leave the server behind: stop it, say so, exit 70.
   process.once('uncaughtException', (err) => {
-    io.warn(`internal error: ${err.message}; stopping the server (please report this)`);
+    warn(`internal error: ${err.message}; stopping the server (please report this)`);
     void stopTree(treeStopPlan(process.platform, child.pid, 'SIGTERM'), child);
     // the watchdog is left standing: when mcp-tap is gone it sends SIGKILL to a server that ignored SIGTERM;
     // a Windows stop (no watchdog there) is seen through first, bounded, or exiting would cut it short
@@ -127,7 +131,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   return new Promise<number>((resolve) => {
     const shutdown = new Shutdown(child, {
       graceMs: opts.graceMs,
-      warn: io.warn,
+      warn: warn,
       trace,
       onKill: (signal, reason) => observer?.event('kill', { signal, reason }),
       onDone: ({ code, signal, forced }) => {
@@ -189,8 +193,13 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
     });
     // server stderr → our stderr, unchanged, and into the log
     pump(child.stderr, io.stderr, {
-      onChunk: (c) => (observer !== null ? observer.fromStderr(c) : relayed(c.length)),
+      onChunk: (c) => {
+        stderrLines.relayed(c);
+        if (observer !== null) observer.fromStderr(c);
+        else relayed(c.length);
+      },
       onEnd: () => {
+        stderrLines.ended();
         observer?.endOf('stderr');
       },
       onDestError: () => {},

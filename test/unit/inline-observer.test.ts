@@ -10,10 +10,19 @@ import { InlineObserver } from '../../src/proxy/inline-observer.js';
 import { jsonShortener } from '../../src/framing/json-shortener.js';
 import { memorySink } from '../helpers/memory-sink.js';
 
-function setup() {
+/** `slowMs`: every chunk's analysis takes at least that long (an analysis slower than the flood). */
+function setup(slowMs = 0) {
   const sink = memorySink();
   const warnings: string[] = [];
   const observer = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, shortener: jsonShortener, now: () => 1 });
+  const stats = { takes: 0 };
+  const take = observer.take.bind(observer);
+  observer.take = (stream, chunk, time) => {
+    stats.takes++;
+    const until = performance.now() + slowMs;
+    while (performance.now() < until);
+    take(stream, chunk, time);
+  };
   const inline = new InlineObserver(observer, { warn: (m) => warnings.push(m), now: () => 1 });
   const records = () =>
     sink
@@ -21,7 +30,7 @@ function setup() {
       .split('\n')
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { inline, records, warnings, sink };
+  return { inline, records, warnings, sink, stats };
 }
 
 const line = (i: number): string => `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${i}${'x'.repeat(200)}"}}\n`;
@@ -81,5 +90,29 @@ describe('analysis on the relay thread', () => {
     expect(rs.slice(0, at).filter((r) => r['kind'] === 'stderr')).toHaveLength(kept);
     expect(rs[rs.length - 1]).toMatchObject({ kind: 'notification' });
     expect(JSON.stringify(rs[rs.length - 1]!['msg'])).toContain('"data":"2x');
+  });
+
+  it('a stderr flood faster than its analysis: one slice a turn, so the relay keeps its pace; past the bound the rest is dropped and counted', async () => {
+    const t = setup(0.5);
+    const err = Buffer.from(Array.from({ length: 100 }, (_, i) => `log line ${i} ${'e'.repeat(90)}\n`).join('')); // ~10 KiB
+    let most = 0;
+    for (let i = 0; i < 300; i++) {
+      // two chunks a turn arrive, the analysis takes one: it falls behind
+      t.inline.fromStderr(err);
+      t.inline.fromStderr(err);
+      const before = t.stats.takes;
+      await turn();
+      most = Math.max(most, t.stats.takes - before);
+    }
+    // a slice is ~0.2 ms: one slow chunk ends it, however much waits
+    expect(most).toBe(1);
+    t.inline.endOf('stderr');
+    const rs = t.records();
+    const kept = rs.filter((r) => r['kind'] === 'stderr').length;
+    const lost = rs.filter((r) => r['event'] === 'gap').reduce((n, r) => n + (r['lost'] as number), 0);
+    expect(rs.filter((r) => r['event'] === 'gap').every((r) => r['reason'] === 'analysis-behind' && r['stream'] === 'stderr')).toBe(true);
+    expect(lost).toBeGreaterThan(0);
+    expect(kept + lost).toBe(300 * 2 * 100);
+    expect(t.warnings).toHaveLength(1);
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * mcp-tap's warnings and the server's stderr share the host's stderr: a warning never lands inside a
+ * line the server has not finished.
+ */
+import { describe, expect, it } from 'vitest';
+import { LineSafeWarn } from '../../src/proxy/line-safe-warn.js';
+
+/** What reaches the host's stderr, in order: the server's bytes and mcp-tap's lines. */
+function host(maxWaitMs = 60_000) {
+  let out = '';
+  const w = new LineSafeWarn((m) => (out += `mcp-tap: ${m}\n`), maxWaitMs);
+  const server = (text: string) => {
+    out += text;
+    w.relayed(Buffer.from(text));
+  };
+  return { w, server, out: () => out };
+}
+
+describe('LineSafeWarn', () => {
+  it('writes at once between lines', () => {
+    const h = host();
+    h.server('working 1\n');
+    h.w.warn('behind');
+    h.server('working 2\n');
+    expect(h.out()).toBe('working 1\nmcp-tap: behind\nworking 2\n');
+  });
+
+  it('waits for a chunk that ends a line (the relayed chunks are never split)', () => {
+    const h = host();
+    h.server('work');
+    h.w.warn('behind');
+    h.server('ing 1\nworking 2\nwork');
+    h.server('ing 3\n');
+    expect(h.out().split('\n')).toEqual(['working 1', 'working 2', 'working 3', 'mcp-tap: behind', '']);
+  });
+
+  it('writes what waits when the stream ends mid-line', () => {
+    const h = host();
+    h.server('last words');
+    h.w.warn('server gone');
+    expect(h.out()).toBe('last words');
+    h.w.ended();
+    expect(h.out()).toBe('last wordsmcp-tap: server gone\n');
+  });
+
+  it('does not wait for ever on a server that stays in the middle of a line', async () => {
+    const h = host(20);
+    h.server('prompt> ');
+    h.w.warn('still here');
+    await expect.poll(h.out, { timeout: 5000 }).toBe('prompt> mcp-tap: still here\n');
+  });
+});
