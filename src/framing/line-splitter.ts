@@ -37,6 +37,13 @@ const noShortener: ShortenerFactory = () => ({
 const KEEP_CARRY_BYTES = 64 * 1024;
 
 /** Incremental splitter; one instance per direction. */
+/** Line ends (0x0A) in `chunk`: how many messages a chunk the analysis never saw ended. */
+export function countLineEnds(chunk: Buffer): number {
+  let n = 0;
+  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
+  return n;
+}
+
 export class LineSplitter {
   /**
    * The start of a line that continues in the next chunk, copied (the caller may reuse its chunk). One

@@ -158,9 +158,7 @@ export class Writer {
   fixed64(field: number, n: number): this {
     this.tag(field, 1);
     this.ensure(8);
-    const hi = Math.floor(n / 0x1_0000_0000);
-    this.pos = this.buf.writeUInt32LE(n - hi * 0x1_0000_0000, this.pos);
-    this.pos = this.buf.writeUInt32LE(hi, this.pos);
+    this.putFixed64(n);
     return this;
   }
 
@@ -169,12 +167,15 @@ export class Writer {
     this.tag(field, 2);
     this.varint(ns.length * 8);
     this.ensure(ns.length * 8);
-    for (const n of ns) {
-      const hi = Math.floor(n / 0x1_0000_0000);
-      this.pos = this.buf.writeUInt32LE(n - hi * 0x1_0000_0000, this.pos);
-      this.pos = this.buf.writeUInt32LE(hi, this.pos);
-    }
+    for (const n of ns) this.putFixed64(n);
     return this;
+  }
+
+  /** The 8 bytes of a whole number below 2^53, little-endian, where room was ensured. */
+  private putFixed64(n: number): void {
+    const hi = Math.floor(n / 0x1_0000_0000);
+    this.pos = this.buf.writeUInt32LE(n - hi * 0x1_0000_0000, this.pos);
+    this.pos = this.buf.writeUInt32LE(hi, this.pos);
   }
 
   /** A packed repeated double. */

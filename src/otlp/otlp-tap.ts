@@ -96,10 +96,11 @@ export class OtlpTap implements RecordTap {
     this.msg = new TappedMsg(opts.content === true ? opts.redact : undefined);
     this.builder = new SessionSpans({ content: opts.content === true });
     const c = opts.config;
+    const origin = originFor(c.serviceName, c.resource);
     this.exporter = new SpanExporter({
       post: opts.post ?? httpPoster(c.url, c.headers, c.timeoutMs),
       protocol: c.protocol,
-      origin: originFor(c.serviceName, c.resource),
+      origin,
       url: c.url,
       warn: opts.warn,
     });
@@ -109,7 +110,7 @@ export class OtlpTap implements RecordTap {
       this.metricExporter = new MetricExporter({
         post: opts.postMetrics ?? httpPoster(m.url, m.headers, c.timeoutMs),
         protocol: m.protocol,
-        origin: originFor(c.serviceName, c.resource),
+        origin,
         metrics: this.metrics,
         intervalMs: m.intervalMs,
         url: m.url,

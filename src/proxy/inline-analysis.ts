@@ -4,14 +4,9 @@
  * the relay's turn (inline-observer.ts). Sinks beside the log (spans, transports) cost several
  * microseconds a message more: with them the analysis goes to the worker, off the relay's thread.
  */
-import { Observer } from './observer.js';
-import { nullSink, openSink } from './open-sink.js';
-import { MaskingSink } from './masking-sink.js';
-import { EnvMasker } from '../log/env-mask.js';
 import { InlineObserver } from './inline-observer.js';
-import type { AnalysisOptions } from './open-analysis.js';
+import { observeInto, type AnalysisOptions } from './open-analysis.js';
 import { FileSink } from '../log/file-sink.js';
-import { jsonShortener } from '../framing/json-shortener.js';
 
 /** True when the run has nothing beside the log: no sinks. */
 export function analysedHere(o: AnalysisOptions): boolean {
@@ -20,8 +15,6 @@ export function analysedHere(o: AnalysisOptions): boolean {
 
 /** The log's analysis on this thread. */
 export function inlineObserver(o: AnalysisOptions, warn: (message: string) => void): InlineObserver {
-  const file = openSink(o.log, warn);
-  const sink = o.secrets.length > 0 && file !== nullSink ? new MaskingSink(file, new EnvMasker(o.secrets)) : file;
-  const observer = new Observer({ sessionId: o.sessionId, maxLogBytes: o.maxLogBytes, sink, warn, shortener: jsonShortener });
-  return new InlineObserver(observer, { warn, logFile: file instanceof FileSink ? file : null });
+  const { observer, logFile } = observeInto(o, [], warn);
+  return new InlineObserver(observer, { warn, logFile: logFile instanceof FileSink ? logFile : null });
 }

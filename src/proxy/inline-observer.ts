@@ -10,7 +10,8 @@
  */
 import type { EventName } from '../log/record.js';
 import type { FileSink } from '../log/file-sink.js';
-import type { Observer, Stream } from './observer.js';
+import { preciseNow, type Observer, type Stream } from './observer.js';
+import { countLineEnds } from '../framing/line-splitter.js';
 import type { RelayObserver } from './worker-observer.js';
 
 /** Analysis runs in slices of about this long between turns of the event loop (the relay's turns). */
@@ -19,9 +20,6 @@ const SLICE_MS = 0.2;
 const SLICE_BYTES = 16 * 1024;
 /** Relayed bytes that may wait for the analysis: past it, protocol chunks are analysed at once, stderr dropped. */
 const MAX_WAITING_BYTES = 1024 * 1024;
-
-/** Epoch milliseconds with microseconds, the time every record carries. */
-const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
 
 interface Waiting {
   stream: Stream;
@@ -32,13 +30,6 @@ interface Waiting {
 }
 
 const EMPTY = Buffer.alloc(0);
-
-/** Line ends in `chunk`: the messages a dropped chunk ends. */
-function countLines(chunk: Buffer): number {
-  let n = 0;
-  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
-  return n;
-}
 
 export interface InlineObserverOptions {
   /** Once per outage: the server's stderr is being dropped (the log says how much, where). */
@@ -121,7 +112,7 @@ export class InlineObserver implements RelayObserver {
 
   /** Stderr past the bound: counted where it would have been, so the log states the gap there. */
   private drop(chunk: Buffer): void {
-    const lines = countLines(chunk);
+    const lines = countLineEnds(chunk);
     const endsLine = chunk[chunk.length - 1] === 0x0a;
     const last = this.head < this.waiting.length ? this.waiting[this.waiting.length - 1] : undefined;
     if (last?.lost !== undefined) {

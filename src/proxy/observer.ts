@@ -1,8 +1,8 @@
 /**
  * The analysis of a stdio run: chunks in (copies of what was relayed, stamped with their arrival time, in
- * relay order), records out to the sink and the sinks beside it. It runs in the analysis worker
- * (analysis-loop.ts). Everything here is guarded: an exception in analysis or logging is reported once
- * on stderr and the line still gets a minimal record.
+ * relay order), records out to the sink and the sinks beside it. It runs on the relay's thread after its
+ * turn (inline-observer.ts) or in the analysis worker (analysis-loop.ts). Everything here is guarded: an
+ * exception in analysis or logging is reported once on stderr and the line still gets a minimal record.
  */
 import { LineSplitter, type Line, type ShortenerFactory } from '../framing/line-splitter.js';
 import type { Output } from '../session/output.js';

@@ -1,8 +1,8 @@
 /**
  * Everything beside the relay of one stdio run, opened in one place: the sinks beside the log (their
  * modules load only when asked for), the log file, env-secret masking in front of all of them, and the
- * observer that feeds the session analysis. The analysis worker opens it; the relay thread does only
- * when the worker cannot start.
+ * observer that feeds the session analysis. The analysis worker opens it (the relay thread when the
+ * worker cannot start); a run with the log alone opens the log and the observer on the relay thread.
  */
 import { Observer, type RecordSink } from './observer.js';
 import { openSink, type SinkOptions } from './open-sink.js';
@@ -13,6 +13,7 @@ import { MaskingSink } from './masking-sink.js';
 import { MaskingTap } from './masking-tap.js';
 import { nullSink } from './open-sink.js';
 import { jsonShortener } from '../framing/json-shortener.js';
+import type { RecordTap } from '../log/record-tap.js';
 
 /** What the analysis of a run needs (plain data: it crosses into the worker). */
 export interface AnalysisOptions {
@@ -32,7 +33,11 @@ export interface Analysis {
 
 /** Opens the taps, the log and the masking; `warn` hears of what could not open (the run goes on without it). */
 export async function openAnalysis(o: AnalysisOptions, warn: (message: string) => void): Promise<Analysis> {
-  let taps = await openTaps(o.taps, warn);
+  return observeInto(o, await openTaps(o.taps, warn), warn);
+}
+
+/** The log (masked when the server's environment holds secrets), the given taps masked alike, and the observer writing to them. */
+export function observeInto(o: AnalysisOptions, taps: RecordTap[], warn: (message: string) => void): Analysis {
   const logFile = openSink(o.log, warn);
   let sink = logFile;
   if (o.secrets.length > 0) {

@@ -8,6 +8,7 @@
  * the analysis stuck, every stream is. A count goes into the ring as a Lost entry where the bytes would
  * have been, so the log states the gap at its place. Pure but for Atomics on the shared header.
  */
+import { countLineEnds } from '../framing/line-splitter.js';
 import { entrySize, Kind, maxPayload, placeEntry, R, ringViews, SLEEPING, W, WANTS_ROOM, writeEntryHead, writeWrap, type RingViews, type StreamKind } from './ring.js';
 
 /** A chunk, event or count waiting for room in the ring. */
@@ -29,13 +30,6 @@ export interface RingWriterOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
-
-/** Line ends in `chunk`: the messages a dropped chunk ends. */
-function countLines(chunk: Buffer): number {
-  let n = 0;
-  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
-  return n;
-}
 
 /** Writes into the ring from the relay thread; see the file comment. */
 export class RingWriter {
@@ -148,7 +142,7 @@ export class RingWriter {
   }
 
   private drop(stream: StreamKind, chunk: Buffer, time: number): void {
-    const lines = countLines(chunk);
+    const lines = countLineEnds(chunk);
     this.droppedBytes += chunk.length;
     this.droppedLines += lines;
     const last = this.held[this.held.length - 1];

@@ -74,11 +74,11 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   const { childPromise, early, onEarlySignal, spawnAt } = started ?? startServer(opts.command, opts.args, trace);
 
   let observer: RelayObserver | null = null;
-  // the bare relay (--no-log) allocates next to nothing: its young generation stays at its smallest
-  if (opts.logPath === null && opts.otlp === undefined && (opts.ship?.length ?? 0) === 0) sizeYoungGeneration(false);
   const tapOptions = { name: opts.name, otlp: opts.otlp, otlpContent: opts.otlpContent, ship: opts.ship };
   const analysed = opts.logPath !== null || opts.otlp !== undefined || (opts.ship?.length ?? 0) > 0;
-  if (analysed) {
+  // the bare relay (--no-log) allocates next to nothing: its young generation stays at its smallest
+  if (!analysed) sizeYoungGeneration(false);
+  else {
     // the server inherits this environment: its secret values never reach the log, nor a sink beside it
     const secrets = envSecrets(process.env, opts.redactEnv ?? [], (n) => warn(`--redact-env ${n}: the value is shorter than 8 characters and is not masked`));
     for (const n of opts.redactEnv ?? []) if (process.env[n] === undefined) warn(`--redact-env ${n}: no such variable in the server's environment`);
@@ -131,7 +131,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
   return new Promise<number>((resolve) => {
     const shutdown = new Shutdown(child, {
       graceMs: opts.graceMs,
-      warn: warn,
+      warn,
       trace,
       onKill: (signal, reason) => observer?.event('kill', { signal, reason }),
       onDone: ({ code, signal, forced }) => {

@@ -15,7 +15,7 @@ import { RingWriter } from './ring-writer.js';
 import type { AnalysisData, AnalysisMessage, FinishRequest } from './analysis-loop.js';
 import type { AnalysisOptions } from './open-analysis.js';
 import type { EventName } from '../log/record.js';
-import type { Stream } from './observer.js';
+import { preciseNow, type Stream } from './observer.js';
 
 /** What the relay thread observes, whichever thread analyses it. */
 export interface RelayObserver {
@@ -48,9 +48,6 @@ const STUCK_MS = 1000;
 const WATCH_MS = 250;
 
 const STREAM_KIND: Record<Stream, StreamKind> = { client: Kind.Client, server: Kind.Server, stderr: Kind.Stderr };
-
-/** Epoch milliseconds with microseconds, the time every record carries. */
-const preciseNow = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
 
 /** Feeds the analysis worker through the ring; see the file comment. */
 export class WorkerObserver implements RelayObserver {
@@ -128,16 +125,11 @@ export class WorkerObserver implements RelayObserver {
     if (this.gone) return null;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
-      let at = this.ring.readOffset();
-      let still = 0;
-      timer = setInterval(() => {
-        const now = this.ring.readOffset();
-        still = now === at ? still + WATCH_MS : 0;
-        at = now;
+      timer = this.whileStill((still) => {
         if (still < maxWaitMs + 2000) return;
         this.opts.warn(`the log did not finish writing within ${maxWaitMs} ms; the last records may be missing`);
         resolve(null);
-      }, WATCH_MS);
+      });
     });
     const queue = await Promise.race([this.done, late]);
     clearInterval(timer);
@@ -150,17 +142,24 @@ export class WorkerObserver implements RelayObserver {
     this.pressure(on);
     if (!on) return this.stopWatch();
     if (this.watch !== null || this.gone) return;
-    let at = this.ring.readOffset();
-    let still = 0;
-    this.watch = setInterval(() => {
-      const now = this.ring.readOffset();
-      still = now === at ? still + WATCH_MS : 0;
-      at = now;
+    this.watch = this.whileStill((still) => {
       if (still < STUCK_MS) return;
       this.opts.warn(`the analysis has read nothing for ${STUCK_MS} ms; the relay goes on without waiting for it`);
       this.ring.stuck();
-    }, WATCH_MS);
+    });
     this.watch.unref();
+  }
+
+  /** Every WATCH_MS, tells `check` how long the analysis has read nothing from the ring (0 when it did). */
+  private whileStill(check: (stillMs: number) => void): NodeJS.Timeout {
+    let at = this.ring.readOffset();
+    let still = 0;
+    return setInterval(() => {
+      const now = this.ring.readOffset();
+      still = now === at ? still + WATCH_MS : 0;
+      at = now;
+      check(still);
+    }, WATCH_MS);
   }
 
   private stopWatch(): void {
