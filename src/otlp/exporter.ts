@@ -8,6 +8,7 @@ import { traceRequestJson, type SpanOrigin } from './otlp-json.js';
 import { encodeTraceRequest } from './otlp-proto.js';
 import type { OtlpProtocol } from './otlp-config.js';
 import type { Post, PostResult } from './http-post.js';
+import { describeResult, encodeFor, within } from './post-body.js';
 
 export interface ExporterOptions {
   post: Post;
@@ -88,7 +89,7 @@ export class SpanExporter {
       const batch = this.queue.splice(0, this.maxBatch);
       const r = await this.postWithin(batch, deadline - Date.now());
       if (r.status >= 200 && r.status < 300) this.delivered += batch.length;
-      else this.lose(batch.length, r.status === 0 || RETRY_STATUS.has(r.status) ? 'export-failed' : 'rejected', describe(r));
+      else this.lose(batch.length, r.status === 0 || RETRY_STATUS.has(r.status) ? 'export-failed' : 'rejected', describeResult(r));
     }
     // a request still unanswered is given up and counted now; its late answer counts for nothing
     const abandoned = this.sending ? this.inFlight : 0;
@@ -160,7 +161,7 @@ export class SpanExporter {
           this.queue.unshift(...batch); // flush() gives it one more try within its deadline
           return;
         }
-        this.lose(batch.length, retriable ? 'export-failed' : 'rejected', describe(r));
+        this.lose(batch.length, retriable ? 'export-failed' : 'rejected', describeResult(r));
         return;
       }
       const wait = r.retryAfterMs ?? backoff * (0.75 + Math.random() / 2);
@@ -185,27 +186,10 @@ export class SpanExporter {
   }
 
   private async postWithin(batch: Span[], ms: number): Promise<PostResult> {
-    let body: Buffer;
-    let type: string;
-    try {
-      if (this.opts.protocol === 'http/json') {
-        body = Buffer.from(JSON.stringify(traceRequestJson(batch, this.opts.origin)));
-        type = 'application/json';
-      } else {
-        body = encodeTraceRequest(batch, this.opts.origin);
-        type = 'application/x-protobuf';
-      }
-    } catch (err) {
-      return { status: -1, error: `encoding failed: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    if (ms === Infinity) return this.opts.post(body, type);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<PostResult>((resolve) => {
-      timer = setTimeout(() => resolve({ status: 0, error: 'no answer before exit' }), Math.max(0, ms));
-    });
-    const r = await Promise.race([this.opts.post(body, type), late]);
-    clearTimeout(timer);
-    return r;
+    const e = encodeFor(this.opts.protocol, () => traceRequestJson(batch, this.opts.origin), () => encodeTraceRequest(batch, this.opts.origin));
+    if (!('body' in e)) return e;
+    const sending = this.opts.post(e.body, e.type);
+    return ms === Infinity ? sending : within(sending, ms, 'no answer before exit');
   }
 
   private lose(n: number, reason: SpanLossReason, why: string): void {
@@ -217,9 +201,4 @@ export class SpanExporter {
       this.opts.warn(`OTLP export to ${this.opts.url} is losing spans (${why}); the relay goes on, losses are counted in the log`);
     }
   }
-}
-
-function describe(r: PostResult): string {
-  if (r.status > 0) return `HTTP ${r.status}`;
-  return r.error ?? 'no answer';
 }

@@ -8,6 +8,7 @@ import { encodeMetricsRequest, metricsRequestJson } from './otlp-metrics.js';
 import type { SpanOrigin } from './otlp-json.js';
 import type { OtlpProtocol } from './otlp-config.js';
 import type { Post, PostResult } from './http-post.js';
+import { describeResult, encodeFor, within } from './post-body.js';
 
 export interface MetricExporterOptions {
   post: Post;
@@ -40,13 +41,8 @@ export class MetricExporter {
     clearInterval(this.timer);
     if (this.sending) await this.sending;
     if (this.opts.metrics.recordedCount === this.sent) return;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<PostResult>((resolve) => {
-      timer = setTimeout(() => resolve({ status: 0, error: `no answer within ${maxWaitMs} ms at exit` }), Math.max(0, maxWaitMs));
-    });
-    const r = await Promise.race([this.send(), late]);
-    clearTimeout(timer);
-    if (r.status < 200 || r.status >= 300) this.opts.warn(`OTLP metrics export to ${this.opts.url} failed at exit (${r.status > 0 ? `HTTP ${r.status}` : (r.error ?? 'no answer')}); the session's duration histograms were not delivered`);
+    const r = await within(this.send(), maxWaitMs, `no answer within ${maxWaitMs} ms at exit`);
+    if (r.status < 200 || r.status >= 300) this.opts.warn(`OTLP metrics export to ${this.opts.url} failed at exit (${describeResult(r)}); the session's duration histograms were not delivered`);
   }
 
   private async send(): Promise<PostResult> {
@@ -54,20 +50,9 @@ export class MetricExporter {
     if (this.sending || count === this.sent) return this.sending ?? { status: 200 };
     const now = (this.opts.now ?? Date.now)();
     const metrics = this.opts.metrics.collect();
-    let body: Buffer;
-    let type: string;
-    try {
-      if (this.opts.protocol === 'http/json') {
-        body = Buffer.from(JSON.stringify(metricsRequestJson(metrics, this.opts.origin, now)));
-        type = 'application/json';
-      } else {
-        body = encodeMetricsRequest(metrics, this.opts.origin, now);
-        type = 'application/x-protobuf';
-      }
-    } catch (err) {
-      return { status: -1, error: `encoding failed: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    this.sending = this.opts.post(body, type);
+    const e = encodeFor(this.opts.protocol, () => metricsRequestJson(metrics, this.opts.origin, now), () => encodeMetricsRequest(metrics, this.opts.origin, now));
+    if (!('body' in e)) return e;
+    this.sending = this.opts.post(e.body, e.type);
     const r = await this.sending;
     this.sending = null;
     if (r.status >= 200 && r.status < 300) this.sent = count;
