@@ -11,7 +11,7 @@ import { DEFAULT_FAIL_ON, failsOn, type FailOn } from './fail-on.js';
 import { RESULTS_PER_RULE, type Located, type RequestFact, type SessionFacts } from './facts.js';
 import type { CheckReport, OmittedResult, Problem, RequestOutcome } from './report.js';
 import { OTHER_ERROR_CODES_KEY } from './omitted.js';
-import { jsonrpcErrorKey, refusedProbe as refused, roundMs as round, statusOf } from './request-results.js';
+import { ERROR_KEY_PREFIX, jsonrpcErrorKey, refusedProbe as refused, roundMs as round, statusOf } from './request-results.js';
 import { ruleFor, type Category } from './rules.js';
 import { checkToolSchemas, type SchemaValidator } from './schema-check.js';
 
@@ -46,7 +46,6 @@ export interface EvaluateOptions {
 const nameOf = (q: { method: string; target?: string }): string => (q.target !== undefined ? `${q.method} ${JSON.stringify(q.target)}` : q.method);
 const idOf = (id: unknown): string => JSON.stringify(id);
 
-const ERROR_KEY_PREFIX = jsonrpcErrorKey(undefined).slice(0, -1);
 
 /** A result key (a rule id, or `jsonrpc-error error <code>`) → the rule and error code it counts. */
 function keyRule(key: string): { ruleId: string; errorCode?: number | null; otherCodes?: true } {

@@ -7,7 +7,7 @@
 import { moreText, OTHER_KEY } from '../log/keep-first.js';
 import type { OmittedResult, RequestStatus } from './report.js';
 import type { Category } from './rules.js';
-import { exceedsMs, jsonrpcErrorKey, maxMsMatches, resultKeysOf, statusOf, type JudgedRequest, type RequestJudges } from './request-results.js';
+import { ERROR_KEY_PREFIX, exceedsMs, maxMsMatches, resultKeysOf, statusOf, type JudgedRequest, type RequestJudges } from './request-results.js';
 
 /**
  * Error codes whose left-out answers are counted one by one; the answers of further codes are counted
@@ -19,7 +19,6 @@ export const MAX_ERROR_CODES = 200;
 /** The result key of left-out error answers of codes past the first MAX_ERROR_CODES. */
 export const OTHER_ERROR_CODES_KEY = 'jsonrpc-error (other codes)';
 
-const ERROR_KEY_PREFIX = jsonrpcErrorKey(undefined).slice(0, -1);
 
 /** Requests not in SessionFacts.requests, and what they count for. */
 export interface OmittedRequests {

@@ -37,6 +37,9 @@ export function statusOf(q: JudgedRequest): RequestStatus {
 /** The key a jsonrpc-error result is bounded and counted by: one per error code. */
 export const jsonrpcErrorKey = (code: number | undefined): string => `jsonrpc-error ${errorKey(code)}`;
 
+/** What every jsonrpcErrorKey starts with (the code follows). */
+export const ERROR_KEY_PREFIX = jsonrpcErrorKey(undefined).slice(0, -1);
+
 /** Rounded as the report shows it, so a limit judges the same number in the gatherer and in evaluate. */
 export const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
 

@@ -11,12 +11,6 @@ export function fmtMs(ms: number | undefined): string {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
-/** hh:mm:ss.mmm local time. */
-export function fmtClock(epoch: number): string {
-  const d = new Date(epoch);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
-}
-
 /** yyyy-mm-dd hh:mm local. */
 export function fmtDate(epoch: number): string {
   const d = new Date(epoch);

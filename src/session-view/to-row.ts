@@ -8,6 +8,7 @@ import { authChainText, type AuthLink } from '../log/auth-chain.js';
 import type { BatchItem, LogRecord } from '../log/record.js';
 import { isRefusedProbeAnswer } from '../protocol/probe.js';
 import type { RowId, RowItem, RowNote, SessionRow } from './row.js';
+import { clip } from './text.js';
 
 /** Turns a wire string into what may be shown (identity when the records are redacted already). */
 export type RedactText = (text: string) => string;
@@ -25,10 +26,6 @@ function obj(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-function clip(s: string): string {
-  return s.length > ERROR_TEXT_MAX ? `${s.slice(0, ERROR_TEXT_MAX - 1)}…` : s;
-}
-
 /** `-32002 Resource not found` from an error message (or a batch element's share of one). */
 export function errorTextOf(msg: unknown): string | undefined {
   const e = obj(obj(msg)?.['error']);
@@ -36,7 +33,7 @@ export function errorTextOf(msg: unknown): string | undefined {
   const code = typeof e['code'] === 'number' ? String(e['code']) : '';
   const message = typeof e['message'] === 'string' ? e['message'] : '';
   const text = `${code} ${message}`.trim();
-  return text ? clip(text) : undefined;
+  return text ? clip(text, ERROR_TEXT_MAX) : undefined;
 }
 
 /** The text content of an isError tools/call result, for the tooltip. */
@@ -44,7 +41,7 @@ export function isErrorTextOf(msg: unknown): string | undefined {
   const content = obj(obj(msg)?.['result'])?.['content'];
   if (!Array.isArray(content)) return undefined;
   const texts = content.map((c) => obj(c)?.['text']).filter((t): t is string => typeof t === 'string');
-  return texts.length > 0 ? clip(texts.join(' ')) : undefined;
+  return texts.length > 0 ? clip(texts.join(' '), ERROR_TEXT_MAX) : undefined;
 }
 
 /** A record's one-letter flags (E isError, C cancelled, T truncated, P partial, I input required, R refused probe). */
@@ -117,7 +114,7 @@ function notificationFact(r: LogRecord, redact: RedactText): string | undefined 
   if (r.method === 'notifications/message') {
     const data = typeof p['data'] === 'string' ? p['data'] : JSON.stringify(p['data']) ?? '';
     const text = `${typeof p['level'] === 'string' ? `${p['level']}: ` : ''}${data}`;
-    return redact(text.length > NOTE_TEXT_MAX ? `${text.slice(0, NOTE_TEXT_MAX - 1)}…` : text);
+    return redact(clip(text, NOTE_TEXT_MAX));
   }
   return undefined;
 }

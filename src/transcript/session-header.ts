@@ -37,13 +37,6 @@ export interface SessionHeader {
   ended: boolean;
 }
 
-/** Header fields from the start, spawn, lifecycle, exit and end events (initialize messages as a fallback). */
-export function sessionHeader(records: readonly LogRecord[]): SessionHeader {
-  const b = new HeaderBuilder();
-  for (const r of records) b.add(r);
-  return b.finish();
-}
-
 /**
  * The header, fed one record at a time (readers that stream a log). Keeps only the header's fields and
  * the initialize request's params and result.

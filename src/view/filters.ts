@@ -84,17 +84,21 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${src}$`, 's');
 }
 
+/** True for a string any of `globs` matches whole. */
+function anyGlob(globs: readonly string[]): (v: unknown) => boolean {
+  const res = globs.map(globToRegExp);
+  return (v) => typeof v === 'string' && res.some((re) => re.test(v));
+}
+
 /** Builds the predicate; an empty FilterOptions keeps everything. */
 export function buildFilter(opts: FilterOptions): RecordFilter {
   const tests: RecordFilter[] = [];
   if (opts.method?.length) {
-    const res = opts.method.map(globToRegExp);
-    const ok = (m: unknown) => typeof m === 'string' && res.some((re) => re.test(m));
+    const ok = anyGlob(opts.method);
     tests.push((r) => ok(methodOf(r)) || (r.kind === 'batch' && batchItems(r).some((it) => ok(it.method))));
   }
   if (opts.target?.length) {
-    const res = opts.target.map(globToRegExp);
-    const ok = (t: unknown) => typeof t === 'string' && res.some((re) => re.test(t));
+    const ok = anyGlob(opts.target);
     tests.push((r) => ok(r.target) || (r.kind === 'batch' && batchItems(r).some((it) => ok(it.target))));
   }
   if (opts.from) {

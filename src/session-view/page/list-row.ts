@@ -29,6 +29,7 @@ function what(r: SessionRow): HTMLElement {
 /** How a request ended (pill, latency, its answer) or what another row says. */
 function status(fold: SessionFold, r: SessionRow): HTMLElement {
   const x = el('span', 'c-x');
+  const summary = summaryText(fold, r);
   let st = '';
   if (r.k === 'request') {
     const bar = fold.wf.request(r.s);
@@ -39,9 +40,9 @@ function status(fold: SessionFold, r: SessionRow): HTMLElement {
       const ms = bar.task && bar.outcome !== 'running' ? bar.ms : ans?.d;
       if (ans) st = `${ms !== undefined ? `${fmtMs(ms)} ` : ''}\u2192 #${bar.answerSeq}`;
     } else if (r.i === null) st = 'id null: not tracked';
-  } else if (r.k !== 'stderr' && r.k !== 'invalid') st = summaryText(fold, r);
+  } else if (r.k !== 'stderr' && r.k !== 'invalid') st = summary;
   x.appendChild(document.createTextNode(st));
-  x.title = summaryText(fold, r);
+  x.title = summary;
   return x;
 }
 
