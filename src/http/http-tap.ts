@@ -135,7 +135,7 @@ export class HttpTap {
     );
   }
 
-  /** One whole message (or batch) from the host or the server; `routing`: a 2026-07-28 POST's routing headers, checked against the body. */
+  /** One whole message (or batch) from the host or the server; `routing`: a POST's routing headers, checked against the body. */
   message(from: 'client' | 'server', line: Line, facts: HttpFacts, time = this.now(), routing?: RoutingHeaders): void {
     if (this.finished) return;
     this.facts = facts;

@@ -55,7 +55,7 @@ export class MessageRules {
   private readonly overflowNoted: Record<Side, boolean> = { client: false, server: false };
   /** A message completed the handshake or discovery: the session writes a lifecycle record after it. */
   lifecycleDue = false;
-  /** HTTP mode, 2026-07-28: the routing headers of the POST whose body is being analysed. */
+  /** HTTP mode: the routing headers of the POST whose body is being analysed. */
   routing: RoutingHeaders | undefined;
 
   /** `cap`: pending requests (and tokens, tasks) kept per side. */

@@ -67,13 +67,14 @@ export class Session {
   }
 
   /**
-   * A client message that came with 2026-07-28 routing headers (HTTP mode): its requests are checked
-   * against them. The general path reads `_meta`, so the fast path is not taken.
+   * A client message posted with its routing headers (HTTP mode): its requests are checked against
+   * them, on either path — the fast path declines every body with `_meta`, where a body names its
+   * version, so the general path reads that one.
    */
   onRoutedLine(line: Line, time: number, routing: RoutingHeaders): void {
     this.rules.routing = routing;
     try {
-      this.onOtherLine('client', line, time);
+      this.onLine('client', line, time);
     } finally {
       this.rules.routing = undefined;
     }
