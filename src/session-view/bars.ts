@@ -13,8 +13,6 @@ import type { RowId, SessionRow } from './row.js';
  */
 export type Outcome = 'ok' | 'error' | 'isError' | 'cancelled' | 'unanswered' | 'refused' | 'running';
 
-export const OUTCOMES: readonly Outcome[] = ['ok', 'error', 'isError', 'cancelled', 'unanswered', 'refused', 'running'];
-
 /** One request of the waterfall. */
 export interface Bar {
   /** Seq of the request record (for a request sent in a batch: of the batch record). */
@@ -55,7 +53,7 @@ export interface Tick {
 }
 
 /** The key a bar is known by: `seq`, or `seq:item` for batch elements. */
-export function barKey(seq: number, item?: number): string {
+function barKey(seq: number, item?: number): string {
   return item === undefined ? String(seq) : `${seq}:${item}`;
 }
 

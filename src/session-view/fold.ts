@@ -150,7 +150,7 @@ export class SessionFold {
 }
 
 /** An answer's own outcome (a refused discovery probe is not an error). */
-export function answerOutcome(r: SessionRow): Outcome {
+function answerOutcome(r: SessionRow): Outcome {
   if (r.k === 'error') return r.x?.includes('R') ? 'refused' : 'error';
   if (r.x?.includes('C')) return 'cancelled';
   if (r.x?.includes('E')) return 'isError';

@@ -45,7 +45,7 @@ export function isErrorTextOf(msg: unknown): string | undefined {
 }
 
 /** A record's one-letter flags (E isError, C cancelled, T truncated, P partial, I input required, R refused probe). */
-export function flagsOf(r: LogRecord): string {
+function flagsOf(r: LogRecord): string {
   let f = '';
   if (r.isError === true) f += 'E';
   if (r.cancelled === true) f += 'C';
@@ -120,7 +120,7 @@ function notificationFact(r: LogRecord, redact: RedactText): string | undefined 
 }
 
 /** What an event says, in words: mcp-tap's own facts, with the few wire strings redacted. */
-export function eventFact(r: LogRecord, redact: RedactText = AS_IS): string | undefined {
+function eventFact(r: LogRecord, redact: RedactText = AS_IS): string | undefined {
   const y = r as Record<string, unknown>;
   switch (r.event) {
     case 'exit':

@@ -47,7 +47,7 @@ function status(fold: SessionFold, r: SessionRow): HTMLElement {
 }
 
 /** The head line of row `r`; `open` and `selected` mark it. */
-export function listHead(fold: SessionFold, r: SessionRow): HTMLElement {
+function listHead(fold: SessionFold, r: SessionRow): HTMLElement {
   const h = el('div', 'lhead');
   const t = el('span', 'c-t', fmtOff(r.t));
   h.appendChild(t);

@@ -10,7 +10,7 @@ import { bodyBlock, detail } from './body-pane.js';
 import { listRow } from './list-row.js';
 import type { BodySource, BodyText } from './source.js';
 
-export const LIST_H = 27;
+const LIST_H = 27;
 /** Bodies fetched and kept for open rows (the live UI); the oldest go first. */
 const BODIES_KEPT = 200;
 

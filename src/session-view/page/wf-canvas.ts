@@ -37,7 +37,7 @@ function fit(c: HTMLCanvasElement, h: number): CanvasRenderingContext2D {
 }
 
 /** Tick times for an axis over [a, b], about one every 110 px. */
-export function ticksFor(a: number, b: number, px: number): { step: number; ticks: number[] } {
+function ticksFor(a: number, b: number, px: number): { step: number; ticks: number[] } {
   const step = niceStep(b - a, px / 110);
   const out: number[] = [];
   for (let t = Math.ceil(a / step) * step; t <= b + step * 1e-6; t += step) out.push(Math.abs(t) < step * 1e-6 ? 0 : t);
