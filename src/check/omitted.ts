@@ -4,7 +4,7 @@
  * RESULTS_PER_RULE of their rule or error code), by status, and the results they would have yielded.
  * Pure.
  */
-import { moreText, OTHER_KEY } from '../log/keep-first.js';
+import { MAX_KEYS, moreText, OTHER_KEY } from '../log/keep-first.js';
 import type { OmittedResult, RequestStatus } from './report.js';
 import type { Category } from './rules.js';
 import { ERROR_KEY_PREFIX, exceedsMs, maxMsMatches, resultKeysOf, statusOf, type JudgedRequest, type RequestJudges } from './request-results.js';
@@ -14,7 +14,7 @@ import { ERROR_KEY_PREFIX, exceedsMs, maxMsMatches, resultKeysOf, statusOf, type
  * together under OTHER_ERROR_CODES_KEY — a server that numbers its errors (an errno, a random code) would
  * otherwise make one count, and one `… and 1 more` line, per answer.
  */
-export const MAX_ERROR_CODES = 200;
+export const MAX_ERROR_CODES = MAX_KEYS;
 
 /** The result key of left-out error answers of codes past the first MAX_ERROR_CODES. */
 export const OTHER_ERROR_CODES_KEY = 'jsonrpc-error (other codes)';

@@ -22,6 +22,9 @@ export interface KeepFirstLimits {
   maxTotal?: number;
 }
 
+/** Distinct keys counted one by one unless a fold asks for another number; the rest are counted together. */
+export const MAX_KEYS = 200;
+
 /** Where items of keys beyond `maxKeys` are counted. */
 export const OTHER_KEY = '(other)';
 
@@ -33,7 +36,7 @@ export class KeepFirst {
   private keptTotal = 0;
 
   constructor(private readonly limits: KeepFirstLimits) {
-    this.maxKeys = limits.maxKeys ?? 200;
+    this.maxKeys = limits.maxKeys ?? MAX_KEYS;
     this.maxTotal = limits.maxTotal ?? Infinity;
   }
 

@@ -23,13 +23,5 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-// C0/C1 controls, DEL, bidi embeddings/overrides/isolates and line separators: shown, never obeyed
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** Wire text for display: control and bidi characters made visible as `\x1b`, `\u202e`. */
-export function visibleText(text: string): string {
-  return text.replace(UNSAFE, (ch) => {
-    const code = ch.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
+/** Wire text for display: control and bidi characters made visible as `\x1b`, `\u202e` (the view's own rule). */
+export { vis as visibleText } from '../session-view/text.js';

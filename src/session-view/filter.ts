@@ -3,7 +3,7 @@
  * waterfall's bars. The state is one small object; the rules are pure functions of it and the fold.
  */
 import type { Bar } from './bars.js';
-import type { SessionFold } from './fold.js';
+import { isErrorItem, isErrorRow, type SessionFold } from './fold.js';
 import type { SessionRow } from './row.js';
 
 export interface Filter {
@@ -41,11 +41,10 @@ function findingOk(f: Filter, notes: SessionRow['n']): boolean {
 
 /** Whether a row counts as a problem for "errors only". */
 export function isBad(fold: SessionFold, r: SessionRow): boolean {
-  if ((r.k === 'error' && !r.x?.includes('R')) || r.k === 'invalid' || r.n) return true;
-  if (r.x?.includes('E')) return true;
+  if (isErrorRow(r) || r.k === 'invalid' || r.n) return true;
   if (r.k === 'request') return BAD_OUTCOME.has(fold.wf.request(r.s)?.outcome ?? '');
   if (r.k === 'batch' && r.it) {
-    return r.it.some((x, i) => x.kind === 'error' || x.isError === true || (x.notes !== undefined && x.notes.length > 0) || (x.kind === 'request' && BAD_OUTCOME.has(fold.wf.request(r.s, i)?.outcome ?? '')));
+    return r.it.some((x, i) => isErrorItem(x) || (x.notes !== undefined && x.notes.length > 0) || (x.kind === 'request' && BAD_OUTCOME.has(fold.wf.request(r.s, i)?.outcome ?? '')));
   }
   return false;
 }

@@ -5,7 +5,7 @@
  * then live batches, a row never twice). Pure, no DOM.
  */
 import { BarFold, type Bar, type Outcome } from './bars.js';
-import type { SessionRow } from './row.js';
+import type { RowItem, SessionRow } from './row.js';
 
 /** The methods whose targets (tool, prompt, resource) the method filter lists one by one. */
 const TARGETED = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -144,9 +144,19 @@ export class SessionFold {
     else this.method(r.m, r.g);
     for (const n of r.n ?? []) this.count(this.findings, n.code);
     this.notes += r.n?.length ?? 0;
-    if ((r.k === 'error' && !r.x?.includes('R')) || r.x?.includes('E')) this.errors++;
-    for (const it of r.it ?? []) if (it.kind === 'error' || it.isError === true) this.errors++;
+    if (isErrorRow(r)) this.errors++;
+    for (const it of r.it ?? []) if (isErrorItem(it)) this.errors++;
   }
+}
+
+/** An error answer (not a refused discovery probe) or a tool result with isError: the head's "errors". */
+export function isErrorRow(r: SessionRow): boolean {
+  return (r.k === 'error' && !r.x?.includes('R')) || r.x?.includes('E') === true;
+}
+
+/** The same for one element of a batch. */
+export function isErrorItem(it: RowItem): boolean {
+  return it.kind === 'error' || it.isError === true;
 }
 
 /** An answer's own outcome (a refused discovery probe is not an error). */
