@@ -79,6 +79,9 @@ const has = (x: string | undefined, flag: string): boolean => x !== undefined &&
 export class BarFold {
   readonly bars: Bar[] = [];
   readonly notifications: Tick[] = [];
+  /** The same notifications by direction (the waterfall's two lanes). */
+  readonly fromClient: Tick[] = [];
+  readonly fromServer: Tick[] = [];
   readonly stderr: Tick[] = [];
   /** Invalid lines, answers that pair with no request, batches without requests, mcp-tap's events. */
   readonly other: Tick[] = [];
@@ -89,10 +92,16 @@ export class BarFold {
   private readonly tokens = new Map<number, unknown[]>();
   private readonly byAnswer = new Map<number, Bar>();
   private readonly open = new Set<Bar>();
+  private readonly keyed = new Map<string, Bar>();
 
   /** The bar of request `seq` (a batch: its first element), or the bar record `seq` answered. */
   barOf(seq: number): Bar | undefined {
     return this.single.get(seq) ?? this.inBatch.get(seq)?.[0] ?? this.byAnswer.get(seq);
+  }
+
+  /** The bar whose `key` this is (the waterfall's rows carry it). */
+  barByKey(key: string): Bar | undefined {
+    return this.keyed.get(key);
   }
 
   /** The bar of request `seq` (element `item` of a batch). */
@@ -142,6 +151,7 @@ export class BarFold {
   private newBar(seq: number, from: 'c' | 's', method: string | undefined, t: number, item?: number): Bar {
     const bar: Bar = { seq, key: barKey(seq, item), from: from === 'c' ? 'client' : 'server', method: method ?? '(no method)', start: t, end: Math.max(t, this.end), outcome: 'unanswered', progress: [] };
     if (item !== undefined) bar.item = item;
+    this.keyed.set(bar.key, bar);
     const list = this.bars;
     // bars are kept in start order; rows come in log order, so nearly always at the end
     let at = list.length;
@@ -234,7 +244,9 @@ export class BarFold {
   }
 
   private notification(row: SessionRow, t: number): void {
-    this.notifications.push({ t, seq: row.s, tag: row.f === 'c' ? 'c' : 's' });
+    const tick: Tick = { t, seq: row.s, tag: row.f === 'c' ? 'c' : 's' };
+    this.notifications.push(tick);
+    (tick.tag === 'c' ? this.fromClient : this.fromServer).push(tick);
     if (row.r === undefined) return;
     let bar = this.single.get(row.r);
     const list = this.inBatch.get(row.r);

@@ -64,8 +64,6 @@ export class Waterfall {
   private readonly holder = el('div', 'wf-holder');
   private readonly empty = el('div', 'wf-empty');
   private lanes: Lane[] = [];
-  private byKey = new Map<string, Bar>();
-  private keyed = 0;
   private frame = 0;
 
   constructor(
@@ -132,8 +130,6 @@ export class Waterfall {
   reset(): void {
     for (const l of this.lanes) l.row.remove();
     this.lanes = [];
-    this.byKey = new Map();
-    this.keyed = 0;
     this.shown = [];
     this.scroll.scrollTop = 0;
     this.tv.view = [this.tv.full[0], this.tv.full[1]];
@@ -202,18 +198,13 @@ export class Waterfall {
   }
 
   private bar(key: string | null): Bar | undefined {
-    const bars = this.host.fold()?.wf.bars ?? [];
-    if (this.keyed !== bars.length) {
-      this.byKey = new Map(bars.map((b) => [b.key, b]));
-      this.keyed = bars.length;
-    }
-    return key === null ? undefined : this.byKey.get(key);
+    return key === null ? undefined : this.host.fold()?.wf.barByKey(key);
   }
 
   private syncLanes(fold: SessionFold): void {
     const lists: Record<string, () => Tick[]> = {
-      nc: () => fold.wf.notifications.filter((x) => x.tag === 'c'),
-      ns: () => fold.wf.notifications.filter((x) => x.tag === 's'),
+      nc: () => fold.wf.fromClient,
+      ns: () => fold.wf.fromServer,
       e: () => fold.wf.stderr,
       o: () => fold.wf.other,
     };
