@@ -111,13 +111,14 @@ const PREFIX_V = Buffer.from('{"v":1,"time":');
  * compile Node's Buffer code in the middle of a busy session.
  */
 let lastTime = NaN;
-let startBytes = new Uint8Array(0);
+/** PREFIX_V, the time's digits and the session tail, rewritten in place when the time changes (no allocation per chunk). */
+const startBuf = new Uint8Array(64 + 300);
+startBuf.set(PREFIX_V);
+/** A view of startBuf's bytes in use. */
+let startBytes = startBuf.subarray(0, 0);
 /** `,"session":"…","seq":` for sessionText. */
 let sessionText: string | undefined;
 let sessionTail = new Uint8Array(0);
-/** PREFIX_V followed by room for a time's digits. */
-const startScratch = new Uint8Array(64);
-startScratch.set(PREFIX_V);
 
 /** `,"from":"…","kind":"…"` for the few pairs records use, found by identity (the values are constants). */
 const PAIRS = 16;
@@ -154,13 +155,11 @@ function putStart(record: LogRecord, out: Buffer, at: number, limit: number): nu
     lastTime = NaN;
   }
   if (time !== lastTime) {
-    const end = putMillis(startScratch, PREFIX_V.length, time);
-    if (end < 0) return -1;
-    const bytes = new Uint8Array(end + sessionTail.length);
-    bytes.set(startScratch.subarray(0, end));
-    bytes.set(sessionTail, end);
+    const end = putMillis(startBuf, PREFIX_V.length, time);
+    if (end < 0 || end + sessionTail.length > startBuf.length) return -1;
+    startBuf.set(sessionTail, end);
     lastTime = time;
-    startBytes = bytes;
+    startBytes = startBuf.subarray(0, end + sessionTail.length);
   }
   if (at + startBytes.length + 16 > limit) return -1;
   at = put(out, at, startBytes);

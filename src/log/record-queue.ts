@@ -17,30 +17,41 @@ const CLOSE = Buffer.from('}\n');
 const DATA_START = 1;
 const KEEP_FREE = 2;
 
-interface Batch {
+/** An arena and its per-record columns, reused together. */
+interface Arena {
   buf: Buffer;
-  used: number;
   /** Where each record ends (exclusive). */
-  ends: number[];
+  ends: Float64Array;
   /** Per record: the loss count it reports (gap records), put back if it is lost. */
-  carries: number[];
+  carries: Float64Array;
+}
+
+interface Batch extends Arena {
+  used: number;
+  /** Records in the arena (the columns' entries in use). */
+  n: number;
   /** Index of the first record not yet taken for writing. */
   head: number;
 }
 
+/** Column entries an arena starts with (grown by doubling: a record is at least a few dozen bytes). */
+const COLUMN_START = 1024;
+
 /** A slice of queued records handed to one write. */
 export interface Job {
   buf: Buffer;
+  /** The arena buf belongs to, with its columns (reused once released). */
+  arena: Arena;
   /** Byte range to write; `start` includes the leading line end when one was asked for. */
   start: number;
   /** The write starts with a line end that ends a torn line in the file. */
   lead: boolean;
   end: number;
   /** Record ends within buf (for partial writes). */
-  ends: number[];
+  ends: Float64Array;
   carries: number;
   /** Per record: the loss count it carries. */
-  carryList: number[];
+  carryList: Float64Array;
   records: number;
   /** The last job of its arena: release() may reuse the arena. */
   last: boolean;
@@ -49,7 +60,7 @@ export interface Job {
 export class RecordQueue {
   private fill: Batch | null = null;
   private readonly sealed: Batch[] = [];
-  private readonly free: Buffer[] = [];
+  private readonly free: Arena[] = [];
   /** Encoded bytes queued. */
   bytes = 0;
   /** Records queued. */
@@ -80,9 +91,8 @@ export class RecordQueue {
   dropLast(): number {
     this.lastBuf = null;
     const b = this.fill!;
-    b.ends.pop();
-    const carries = b.carries.pop() ?? 0;
-    const end = b.ends.length > 0 ? b.ends[b.ends.length - 1]! : DATA_START;
+    const carries = b.carries[--b.n]!;
+    const end = b.n > 0 ? b.ends[b.n - 1]! : DATA_START;
     this.bytes -= b.used - end;
     this.count--;
     b.used = end;
@@ -102,7 +112,7 @@ export class RecordQueue {
   /** Size of the next record to be taken. */
   firstSize(): number {
     const b = this.sealed[0] ?? this.fill;
-    if (!b || b.head >= b.ends.length) return 0;
+    if (!b || b.head >= b.n) return 0;
     return b.ends[b.head]! - (b.head === 0 ? DATA_START : b.ends[b.head - 1]!);
   }
 
@@ -112,7 +122,7 @@ export class RecordQueue {
    */
   take(room: number | undefined, lineEnd: boolean): Job | null {
     const b = this.sealed[0] ?? this.fill;
-    if (!b || b.head >= b.ends.length) return null;
+    if (!b || b.head >= b.n) return null;
     if (b === this.fill) {
       // new records go to another arena while this one is being written
       this.sealed.push(b);
@@ -120,11 +130,11 @@ export class RecordQueue {
     }
     const first = b.head;
     const start = first === 0 ? DATA_START : b.ends[first - 1]!;
-    let n = b.ends.length;
+    let n = b.n;
     if (room !== undefined) {
       n = first + 1;
       let left = room - (b.ends[first]! - start);
-      while (n < b.ends.length) {
+      while (n < b.n) {
         const size = b.ends[n]! - b.ends[n - 1]!;
         if (size > left) break;
         left -= size;
@@ -134,18 +144,18 @@ export class RecordQueue {
     let carries = 0;
     for (let i = first; i < n; i++) carries += b.carries[i]!;
     b.head = n;
-    const last = n === b.ends.length;
+    const last = n === b.n;
     if (last) this.sealed.shift();
     const end = b.ends[n - 1]!;
     this.bytes -= end - start;
     this.count -= n - first;
     // the byte before a record is always a line end: the previous record's, or the arena's byte 0
-    return { buf: b.buf, start: lineEnd ? start - 1 : start, lead: lineEnd, end, ends: b.ends.slice(first, n), carries, carryList: b.carries.slice(first, n), records: n - first, last };
+    return { buf: b.buf, arena: b, start: lineEnd ? start - 1 : start, lead: lineEnd, end, ends: b.ends.slice(first, n), carries, carryList: b.carries.slice(first, n), records: n - first, last };
   }
 
   /** A job is written (or given up): its arena may be reused. */
   release(job: Job): void {
-    if (job.last && job.buf.length === ARENA_BYTES && this.free.length < KEEP_FREE) this.free.push(job.buf);
+    if (job.last && job.buf.length === ARENA_BYTES && this.free.length < KEEP_FREE) this.free.push(job.arena);
   }
 
   /** Drops everything queued; returns how many records and what they carried. */
@@ -153,7 +163,7 @@ export class RecordQueue {
     let records = 0;
     let carries = 0;
     for (const b of this.fill ? [...this.sealed, this.fill] : this.sealed) {
-      for (let i = b.head; i < b.ends.length; i++) {
+      for (let i = b.head; i < b.n; i++) {
         records++;
         carries += b.carries[i]!;
       }
@@ -170,14 +180,14 @@ export class RecordQueue {
     const b = this.fill;
     if (b !== null && b.buf.length - b.used >= need) return b;
     if (b !== null) {
-      if (b.ends.length > 0) this.sealed.push(b);
-      else if (b.buf.length === ARENA_BYTES) this.free.push(b.buf);
+      if (b.n > 0) this.sealed.push(b);
+      else if (b.buf.length === ARENA_BYTES) this.free.push(b);
     }
-    let buf: Buffer | undefined;
-    if (need + DATA_START <= ARENA_BYTES) buf = this.free.pop() ?? Buffer.allocUnsafeSlow(ARENA_BYTES);
-    else buf = Buffer.allocUnsafeSlow(need + DATA_START); // one record larger than an arena: its own buffer
-    buf[0] = 0x0a;
-    const fresh: Batch = { buf, used: DATA_START, ends: [], carries: [], head: 0 };
+    let arena: Arena | undefined;
+    if (need + DATA_START <= ARENA_BYTES) arena = this.free.pop() ?? newArena(ARENA_BYTES);
+    else arena = newArena(need + DATA_START, 1); // one record larger than an arena: its own buffer
+    arena.buf[0] = 0x0a;
+    const fresh: Batch = { buf: arena.buf, ends: arena.ends, carries: arena.carries, used: DATA_START, n: 0, head: 0 };
     this.fill = fresh;
     return fresh;
   }
@@ -199,12 +209,27 @@ export class RecordQueue {
     this.lastStart = b.used;
     this.lastEnd = at;
     b.used = at;
-    b.ends.push(at);
-    b.carries.push(carries);
+    if (b.n === b.ends.length) {
+      b.ends = widen(b.ends);
+      b.carries = widen(b.carries);
+    }
+    b.ends[b.n] = at;
+    b.carries[b.n++] = carries;
     this.bytes += size;
     this.count++;
     return size;
   }
+}
+
+function newArena(bytes: number, records = COLUMN_START): Arena {
+  return { buf: Buffer.allocUnsafeSlow(bytes), ends: new Float64Array(records), carries: new Float64Array(records) };
+}
+
+/** The column with twice the room, its entries kept. */
+function widen(a: Float64Array): Float64Array {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /**

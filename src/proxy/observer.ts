@@ -168,7 +168,7 @@ export class Observer {
   private emit(o: Output): void {
     writeOutput(this.opts.sink, o);
     const taps = this.opts.taps;
-    if (taps !== undefined) {
+    if (taps !== undefined && taps.length > 0) {
       // the line the log sink encoded, so a tap that ships lines does not serialize the record again
       const tapped = o as TappedRecord;
       tapped.line = this.opts.sink.lastLine?.();
@@ -196,7 +196,7 @@ export class Observer {
     }
     // a sink beside the log that keeps failing is reported at most once a second (each report is a record)
     const taps = this.opts.taps;
-    if (taps !== undefined && (force || performance.now() >= this.nextTapReport)) {
+    if (taps !== undefined && taps.length > 0 && (force || performance.now() >= this.nextTapReport)) {
       this.nextTapReport = performance.now() + TAP_REPORT_MS;
       for (const tap of taps) this.reportTapLoss(tap);
     }

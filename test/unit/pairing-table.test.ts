@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../../src/session/bounded-map.js';
 import { Exchanges } from '../../src/session/exchanges.js';
@@ -57,6 +59,32 @@ describe('RequestTable', () => {
     expect(t.list().map((e) => e.seq)).toEqual([3, 4, 5]);
     expect(t.take(2)).toMatchObject({ status: 'evicted', entry: { seq: 2 } });
     expect(t.evicted).toBe(1);
+  });
+
+  it('lets go of answered requests at once, in-order answers and a late one alike', async () => {
+    // kept in the arrival order until a sweep, answered entries lived long enough to be promoted to V8's
+    // old generation in a busy session; they must be garbage as soon as they are answered
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const t = new RequestTable(1000);
+    const refs: WeakRef<PendingEntry>[] = [];
+    const late = entry('late', 0);
+    t.add(late); // the oldest stays pending a while: entries answered behind it are let go all the same once it is
+    for (let i = 1; i <= 500; i++) {
+      const e = entry(i, i);
+      if (i <= 100) refs.push(new WeakRef(e));
+      t.add(e);
+      expect(t.take(i, 1000 + i).status).toBe('pending');
+    }
+    expect(t.take('late', 2000).status).toBe('pending');
+    t.add(entry(501, 501));
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+    // still remembered as answered (duplicate answers are told) without keeping the entries
+    expect(t.take(7, 3000).status).toBe('answered');
+    expect(t.size).toBe(1);
   });
 
   it('stays bounded under a flood of answered and unanswered requests', () => {
