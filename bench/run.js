@@ -386,10 +386,17 @@ async function main() {
   const elapsed = (Date.now() - started) / 1000;
   const report = buildReport({ info, load0, load1, foreign, elapsed, results, failures, cli });
   process.stdout.write(report.console);
-  writeFileSync(OUT, report.markdown);
+  writeFileSync(OUT, `${report.markdown.trimEnd()}\n${keptSections(OUT)}`);
   say(`\nwritten to ${OUT} (${elapsed.toFixed(0)} s in all)`);
   if (failures.length > 0) process.exitCode = 1;
   if (env.BENCH_STRICT === '1' && report.missed > 0) process.exitCode = 1;
+}
+
+/** The sections the other bench scripts wrote into the results file (floods, readers), kept as they are. */
+function keptSections(path) {
+  if (!existsSync(path)) return '';
+  const kept = [...readFileSync(path, 'utf8').matchAll(/<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0]);
+  return kept.length > 0 ? `\n${kept.join('\n\n')}\n` : '';
 }
 
 /** Median of a metric over the successful runs of one configuration. */
