@@ -90,15 +90,21 @@ export class LineSplitter {
   }
 
   /**
-   * Bytes of the stream were lost before the next push: the line in progress is dropped, and unless the
-   * lost bytes ended with a line end, the stream resumes after the next one (the rest of a line whose
-   * start is gone).
+   * Bytes of the stream were lost before the next push, holding `lineEnds` line ends: the line in
+   * progress is dropped, and unless the lost bytes ended with a line end, the stream resumes after the
+   * next one (the rest of a line whose start is gone). Returns how many lines were lost: one per line
+   * end, one more for the line the lost bytes leave unfinished — less the line an earlier loss left
+   * unfinished when its rest is still being skipped (it was counted then).
    */
-  skip(lostEndedLine: boolean): void {
+  skip(lostEndedLine: boolean, lineEnds: number): number {
+    const counted = this.skipping;
     this.held = 0;
     this.total = 0;
     this.shortener = null;
+    // no line end: the lost bytes only continue the line already counted as lost
+    if (counted && lineEnds === 0) return 0;
     this.skipping = !lostEndedLine;
+    return lineEnds - (counted ? 1 : 0) + (lostEndedLine ? 0 : 1);
   }
 
   /** End of stream: a pending line without LF is emitted with partial: true. */

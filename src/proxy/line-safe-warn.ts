@@ -2,7 +2,10 @@
  * mcp-tap's own lines share the host's stderr with the server's: written while the server is in the
  * middle of a line, a warning would cut that line in two (and a host or a person reading stderr line by
  * line would see neither). So a warning waits until the relayed stderr is at a line end — or has ended,
- * or has stayed in the middle of a line for `maxWaitMs`.
+ * or has stayed in the middle of a line with no byte for `maxWaitMs` (a prompt left unfinished). While
+ * the server's bytes keep coming its line is still being written, and the warning keeps waiting: a
+ * server flooding stderr in writes that end mid-line, slowed on a busy machine, had its line cut by a
+ * wait counted from the warning.
  */
 
 /** Warnings kept waiting at most; past it they are written at once. */
@@ -16,7 +19,7 @@ export class LineSafeWarn {
 
   constructor(
     private readonly write: (message: string) => void,
-    private readonly maxWaitMs = 500,
+    private readonly maxWaitMs = 2000,
   ) {}
 
   /** Writes `message` now, or once the server's stderr line in progress has ended. */
@@ -34,7 +37,10 @@ export class LineSafeWarn {
   relayed(chunk: Buffer): void {
     if (chunk.length === 0) return;
     this.midLine = chunk[chunk.length - 1] !== 0x0a;
-    if (!this.midLine && this.pending.length > 0) this.flush();
+    if (this.pending.length === 0) return;
+    if (!this.midLine) this.flush();
+    // the line is still being written: the wait starts again from this byte
+    else this.timer?.refresh();
   }
 
   /** The server's stderr ended: nothing is in progress any more. */

@@ -74,11 +74,11 @@ export class Observer {
   /**
    * Relayed bytes of one stream that the analysis never saw (it fell too far behind): `lines` line ends
    * were among them. The line in progress is cut off, the stream resumes at a line start, and a gap
-   * record counts the lines lost (one more when the lost bytes ended inside a line).
+   * record counts the lines lost (one more when the lost bytes ended inside a line; a line cut by an
+   * earlier loss is not counted again when its end is lost too).
    */
   lost(which: Stream, loss: { bytes: number; lines: number; endsLine: boolean }, time: number): void {
-    this.splitterOf(which).skip(loss.endsLine);
-    const lost = loss.lines + (loss.endsLine ? 0 : 1);
+    const lost = this.splitterOf(which).skip(loss.endsLine, loss.lines);
     this.call(() => this.session.onEvent('gap', { lost, reason: 'analysis-behind', stream: which, bytes: loss.bytes }, time));
   }
 

@@ -2,7 +2,7 @@
  * mcp-tap's warnings and the server's stderr share the host's stderr: a warning never lands inside a
  * line the server has not finished.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LineSafeWarn } from '../../src/proxy/line-safe-warn.js';
 
 /** What reaches the host's stderr, in order: the server's bytes and mcp-tap's lines. */
@@ -41,6 +41,32 @@ describe('LineSafeWarn', () => {
     expect(h.out()).toBe('last words');
     h.w.ended();
     expect(h.out()).toBe('last wordsmcp-tap: server gone\n');
+  });
+
+  it('keeps waiting while the line is still coming, however long that takes', () => {
+    vi.useFakeTimers();
+    try {
+      const h = host(50);
+      h.server('working 1\nwork');
+      h.w.warn('behind');
+      // a slow flood: bytes of the same line arrive every 30 ms for 300 ms, none ending a line
+      for (let t = 0; t < 10; t++) {
+        vi.advanceTimersByTime(30);
+        h.server('i');
+      }
+      expect(h.out()).toBe('working 1\nworkiiiiiiiiii');
+      h.server('ng 2\n');
+      expect(h.out()).toBe('working 1\nworkiiiiiiiiiing 2\nmcp-tap: behind\n');
+      // once no byte came for the whole wait, the warning goes out (a prompt left unfinished)
+      h.server('prompt> ');
+      h.w.warn('still here');
+      vi.advanceTimersByTime(49);
+      expect(h.out()).not.toContain('still here');
+      vi.advanceTimersByTime(1);
+      expect(h.out()).toBe('working 1\nworkiiiiiiiiiing 2\nmcp-tap: behind\nprompt> mcp-tap: still here\n');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not wait for ever on a server that stays in the middle of a line', async () => {

@@ -35,6 +35,27 @@ describe('observer: what the relay lost to the analysis', () => {
     expect(JSON.stringify(rs[2]!['msg'])).toContain('"data":"4x');
   });
 
+  it('a line cut by one loss and ended in the next is counted once, also with kept bytes of it between', () => {
+    const sink = memorySink();
+    const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => 1 });
+    // line 1 whole; then lost: lines 2 and 3 and the start of line 4
+    o.take('server', Buffer.from(line(1)), 1);
+    o.lost('server', { bytes: 600, lines: 2, endsLine: false }, 2);
+    // kept, but the middle of line 4 (no line end): skipped
+    o.take('server', Buffer.from('x'.repeat(50)), 3);
+    // lost again: more of line 4 without its end (nothing new lost), then its end, line 5 and the start of line 6
+    o.lost('server', { bytes: 40, lines: 0, endsLine: false }, 4);
+    o.lost('server', { bytes: 300, lines: 2, endsLine: false }, 5);
+    // the rest of line 6, then line 7
+    o.take('server', Buffer.from(`tail of six"}}\n${line(7)}`), 6);
+    const rs = records(sink);
+    expect(rs.map((r) => r['kind'])).toEqual(['notification', 'event', 'event', 'event', 'notification']);
+    const lost = rs.filter((r) => r['event'] === 'gap').map((r) => r['lost']);
+    // 2, 3, 4 | nothing new | 5, 6: five lines lost, each counted once (1 and 7 were kept)
+    expect(lost).toEqual([3, 0, 2]);
+    expect(JSON.stringify(rs[4]!['msg'])).toContain('"data":"7x');
+  });
+
   it('a loss that ended with a line end: the next bytes start a line of their own', () => {
     const sink = memorySink();
     const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => 1 });
