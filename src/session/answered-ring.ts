@@ -6,11 +6,8 @@
  * promoted and collected later (which cost about a tenth of the analysis). A lookup builds it again.
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
-import { IntSlots } from './int-slots.js';
+import { IntSlots, isInt32 } from './int-slots.js';
 import type { PendingEntry } from './request-entry.js';
-
-/** Ids the typed-array index takes (nearly all). */
-const isInt32 = (id: RequestId): id is number => typeof id === 'number' && (id | 0) === id;
 
 /** The answered requests one side sent, newest `capacity` of them; see the top of this file. */
 export class AnsweredRing {

@@ -4,6 +4,9 @@
  * the same churn reallocates its table again and again, and the garbage collector copies and promotes
  * those tables. This one allocates only when it grows. Pure.
  */
+/** Ids the typed-array indexes take (nearly all request ids). */
+export const isInt32 = (id: unknown): id is number => typeof id === 'number' && (id | 0) === id;
+
 export class IntSlots {
   private keys: Int32Array;
   /** slot + 1; 0 marks an empty cell. */
@@ -14,7 +17,8 @@ export class IntSlots {
   /**
    * The table starts at the size `maxEntries` needs (up to 32,768 cells, 256 KiB, whose pages the system
    * maps only when touched): growing it rehashes every key in a loop that the compiler then optimises
-   * on the side, twice, for a function that runs a handful of times. `initialCells` (a power of two) for tests.
+   * on the side, twice, for a function that runs a handful of times. `initialCells` (a power of two):
+   * a smaller start where the bound is rarely approached (the pending requests' index), and for tests.
    */
   constructor(
     private readonly maxEntries: number,

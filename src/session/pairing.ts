@@ -8,6 +8,7 @@
 import type { RequestId } from '../protocol/jsonrpc.js';
 import { AnsweredRing } from './answered-ring.js';
 import { BoundedMap } from './bounded-map.js';
+import { PendingIndex } from './pending-index.js';
 import type { PendingEntry } from './request-entry.js';
 
 /** The entry types, for the modules that pair (session.ts) without reaching into request-entry.ts. */
@@ -26,7 +27,8 @@ const isOpen = (e: PendingEntry): boolean => e.open === true;
 
 /** Pending and recently answered requests of one side. */
 export class RequestTable {
-  private readonly pending = new Map<RequestId, PendingEntry>();
+  /** The oldest pending entry of each id (the head of its chain). */
+  private readonly pending: PendingIndex<PendingEntry>;
   /** Answered requests, remembered for duplicate answers, late cancels and id reuse. */
   private readonly done: AnsweredRing;
   /** Requests evicted from the table while unanswered: still paired if their answer comes. */
@@ -39,6 +41,7 @@ export class RequestTable {
   evicted = 0;
 
   constructor(private readonly capacity: number, doneCapacity = Math.max(capacity, 1024)) {
+    this.pending = new PendingIndex(capacity + 1);
     this.done = new AnsweredRing(doneCapacity);
     this.evictedOpen = new BoundedMap(doneCapacity);
   }
