@@ -36,7 +36,6 @@ const noShortener: ShortenerFactory = () => ({
 /** The carry buffer is kept between lines up to this size; a bigger one (an over-long line's head) is let go. */
 const KEEP_CARRY_BYTES = 64 * 1024;
 
-/** Incremental splitter; one instance per direction. */
 /** Line ends (0x0A) in `chunk`: how many messages a chunk the analysis never saw ended. */
 export function countLineEnds(chunk: Buffer): number {
   let n = 0;
@@ -44,6 +43,7 @@ export function countLineEnds(chunk: Buffer): number {
   return n;
 }
 
+/** Incremental splitter; one instance per direction. */
 export class LineSplitter {
   /**
    * The start of a line that continues in the next chunk, copied (the caller may reuse its chunk). One

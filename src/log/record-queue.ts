@@ -17,16 +17,13 @@ const CLOSE = Buffer.from('}\n');
 const DATA_START = 1;
 const KEEP_FREE = 2;
 
-/** An arena and its per-record columns, reused together. */
-interface Arena {
+/** An arena and its per-record columns, reused together once written. */
+interface Batch {
   buf: Buffer;
   /** Where each record ends (exclusive). */
   ends: Float64Array;
   /** Per record: the loss count it reports (gap records), put back if it is lost. */
   carries: Float64Array;
-}
-
-interface Batch extends Arena {
   used: number;
   /** Records in the arena (the columns' entries in use). */
   n: number;
@@ -41,7 +38,7 @@ const COLUMN_START = 1024;
 export interface Job {
   buf: Buffer;
   /** The arena buf belongs to, with its columns (reused once released). */
-  arena: Arena;
+  batch: Batch;
   /** Byte range to write; `start` includes the leading line end when one was asked for. */
   start: number;
   /** The write starts with a line end that ends a torn line in the file. */
@@ -60,7 +57,7 @@ export interface Job {
 export class RecordQueue {
   private fill: Batch | null = null;
   private readonly sealed: Batch[] = [];
-  private readonly free: Arena[] = [];
+  private readonly free: Batch[] = [];
   /** Encoded bytes queued. */
   bytes = 0;
   /** Records queued. */
@@ -150,12 +147,12 @@ export class RecordQueue {
     this.bytes -= end - start;
     this.count -= n - first;
     // the byte before a record is always a line end: the previous record's, or the arena's byte 0
-    return { buf: b.buf, arena: b, start: lineEnd ? start - 1 : start, lead: lineEnd, end, ends: b.ends.slice(first, n), carries, carryList: b.carries.slice(first, n), records: n - first, last };
+    return { buf: b.buf, batch: b, start: lineEnd ? start - 1 : start, lead: lineEnd, end, ends: b.ends.slice(first, n), carries, carryList: b.carries.slice(first, n), records: n - first, last };
   }
 
   /** A job is written (or given up): its arena may be reused. */
   release(job: Job): void {
-    if (job.last && job.buf.length === ARENA_BYTES && this.free.length < KEEP_FREE) this.free.push(job.arena);
+    if (job.last && job.buf.length === ARENA_BYTES && this.free.length < KEEP_FREE) this.free.push(job.batch);
   }
 
   /** Drops everything queued; returns how many records and what they carried. */
@@ -183,11 +180,13 @@ export class RecordQueue {
       if (b.n > 0) this.sealed.push(b);
       else if (b.buf.length === ARENA_BYTES) this.free.push(b);
     }
-    let arena: Arena | undefined;
-    if (need + DATA_START <= ARENA_BYTES) arena = this.free.pop() ?? newArena(ARENA_BYTES);
-    else arena = newArena(need + DATA_START, 1); // one record larger than an arena: its own buffer
-    arena.buf[0] = 0x0a;
-    const fresh: Batch = { buf: arena.buf, ends: arena.ends, carries: arena.carries, used: DATA_START, n: 0, head: 0 };
+    let fresh: Batch | undefined;
+    if (need + DATA_START <= ARENA_BYTES) fresh = this.free.pop() ?? newBatch(ARENA_BYTES);
+    else fresh = newBatch(need + DATA_START, 1); // one record larger than an arena: its own buffer
+    fresh.buf[0] = 0x0a;
+    fresh.used = DATA_START;
+    fresh.n = 0;
+    fresh.head = 0;
     this.fill = fresh;
     return fresh;
   }
@@ -221,8 +220,8 @@ export class RecordQueue {
   }
 }
 
-function newArena(bytes: number, records = COLUMN_START): Arena {
-  return { buf: Buffer.allocUnsafeSlow(bytes), ends: new Float64Array(records), carries: new Float64Array(records) };
+function newBatch(bytes: number, records = COLUMN_START): Batch {
+  return { buf: Buffer.allocUnsafeSlow(bytes), ends: new Float64Array(records), carries: new Float64Array(records), used: DATA_START, n: 0, head: 0 };
 }
 
 /** The column with twice the room, its entries kept. */

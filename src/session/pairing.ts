@@ -118,16 +118,9 @@ export class RequestTable {
     this.skipClosed();
     if (this.order.length - this.orderHead > 2 * this.count + 1024) this.sweep();
     if (this.count <= this.capacity) return undefined;
-    // The oldest open entry is always the head of its id's chain (chains are in arrival order).
-    let victim: PendingEntry | undefined;
-    while (this.orderHead < this.order.length) {
-      const e = this.order[this.orderHead++]!;
-      if (e.open) {
-        victim = e;
-        break;
-      }
-    }
-    if (!victim) return undefined;
+    // skipClosed left the oldest open entry at the front (the one just added at the latest); it is
+    // always the head of its id's chain (chains are in arrival order), and the next skipClosed lets it go
+    const victim = this.order[this.orderHead]!;
     this.unlinkHead(victim);
     victim.evicted = true;
     this.remember(victim, null);
