@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, EVERYTHING, ROOT, tempDir } from '../helpers/paths.js';
@@ -80,6 +80,15 @@ function liveLog(dir: string, name: string): { session: string; request: (n: num
     },
   };
 }
+/** A click whose button is held down while `during` runs: what a person's click is while a live page redraws. */
+async function heldClick(page: Page, target: Locator, during: () => Promise<void>): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the element to click is not shown');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await during();
+  await page.mouse.up();
+}
 const live = <T>(page: Page, fn: (l: Live) => T): Promise<T> => page.evaluate(`(${fn.toString()})(window.__live)`) as Promise<T>;
 
 describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
@@ -145,6 +154,7 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     await alphaCard.waitFor();
     expect(await alphaCard.locator('.state').textContent()).toBe('running');
     await alphaCard.click();
+    expect(await live(page, (l) => l.following())).toBe(false); // the click picked it: beta, newer, will not take its place
     await page.locator('#list .lrow[data-kind="request"]').first().waitFor(); // initialize, from the history
 
     // rows arrive live in the selected session
@@ -225,8 +235,13 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     await expect.poll(() => live(page, (l) => l.selected()?.session), { timeout: 15_000 }).toBe(delta.session);
     expect(await page.locator('#session-head h2').textContent()).toBe('delta');
 
-    // the person picks another: it stays there, also when a newer one starts
-    await page.locator('.card[data-server="gamma"]').click();
+    // the person picks another — the button held down while the card's counts change under it (a live
+    // session redraws its card several times a second) — and it stays there, also when a newer one starts
+    const gammaCard = page.locator('.card[data-server="gamma"]');
+    await heldClick(page, gammaCard, async () => {
+      gamma.request(1);
+      await expect.poll(() => gammaCard.locator('.n-req').textContent()).toBe('6 req');
+    });
     await expect.poll(() => live(page, (l) => l.selected()?.session)).toBe(gamma.session);
     expect(await live(page, (l) => l.following())).toBe(false);
     // the header is drawn after the selection changes: wait for it
@@ -234,11 +249,15 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     const epsilon = liveLog(logs, 'epsilon');
     await page.locator('.card[data-server="epsilon"]').waitFor({ timeout: 15_000 });
     gamma.request(1);
-    await expect.poll(() => live(page, (l) => l.rowCount())).toBe(7);
+    await expect.poll(() => live(page, (l) => l.rowCount())).toBe(8);
     expect(await live(page, (l) => l.selected()?.session)).toBe(gamma.session);
 
-    // following again opens the newest live session
-    await page.locator('#follow').click();
+    // following again opens the newest live session (the button held while rows redraw the head)
+    await heldClick(page, page.locator('#follow'), async () => {
+      gamma.request(1);
+      await expect.poll(() => live(page, (l) => l.rowCount())).toBe(9);
+      await expect.poll(() => page.locator('#session-head .figures').textContent()).toMatch(/^9 messages/);
+    });
     await expect.poll(() => live(page, (l) => l.selected()?.session)).toBe(epsilon.session);
     await expect.poll(() => page.locator('#session-head .follow.on').count()).toBe(1);
     expect(errors).toEqual([]);

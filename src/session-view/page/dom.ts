@@ -28,3 +28,20 @@ export function $<T extends Element = HTMLElement>(sel: string, root: ParentNode
   if (!e) throw new Error(`page element ${sel} is missing`);
   return e;
 }
+
+/**
+ * Makes `root`'s children exactly `nodes`, in order, moving only what is out of place: a node that stays
+ * is not taken out and put back, so a press held on it (a click in progress) survives a redraw.
+ */
+export function syncChildren(root: Node, nodes: readonly Node[]): void {
+  let at: ChildNode | null = root.firstChild;
+  for (const n of nodes) {
+    if (at === n) at = at.nextSibling;
+    else root.insertBefore(n, at);
+  }
+  while (at) {
+    const next: ChildNode | null = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+}

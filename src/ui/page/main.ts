@@ -12,7 +12,7 @@ import { vis } from '../../session-view/text.js';
 import type { LiveEvent, SessionCard } from '../live-row.js';
 import { fetchRows, subscribe } from './api.js';
 import { LiveBodies } from './live-source.js';
-import { cardKey, fillServers, renderSessionList, serverName, stateText } from './session-list.js';
+import { cardKey, fillServers, SessionList, serverName, stateText } from './session-list.js';
 
 /** The session shown. */
 interface Selection {
@@ -45,6 +45,7 @@ const ui = {
 };
 
 const bodies = new LiveBodies();
+const cardList = new SessionList(ui.list);
 const view = new SessionView(bodies, { follow: true, redrawMs: 250 });
 
 /** Shows a problem to the person (and keeps it until they close the page). */
@@ -77,55 +78,61 @@ function drawCards(): void {
   state.cardsDirty = false;
   const all = sortedCards();
   fillServers(ui.server, all);
-  renderSessionList(ui.list, all, ui.server.value, state.sel?.key ?? null);
+  cardList.render(all, ui.server.value, state.sel?.key ?? null);
   view.live = selectedCard()?.state === 'running';
   view.head.render(view.info, view.fold);
 }
 
-function followButton(): HTMLElement {
-  const b = el('button', 'follow', 'Follow the newest live session');
-  b.type = 'button';
-  b.id = 'follow';
-  b.addEventListener('click', () => {
-    state.following = true;
-    state.cardsDirty = true;
-    followNewest();
-    schedule();
-  });
-  return b;
-}
-
-/** Says how many rows this page missed in a flood, with a button that loads the session again (all of them). */
-function skippedNote(n: number): HTMLElement {
-  const box = el('span', 'skipped', `${n.toLocaleString('en-US')} rows skipped to keep up `);
-  const b = el('button', 'follow', 'Reload the session');
-  b.type = 'button';
-  b.id = 'reload';
-  b.addEventListener('click', () => {
-    if (state.sel) void select(state.sel.key);
-  });
-  box.appendChild(b);
-  return box;
-}
+/** The head's own parts, made once and updated in place (a button rebuilt under a held press loses the click). */
+const headParts = {
+  following: el('span', 'follow on', 'following the newest live session'),
+  state: el('span'),
+  file: el('span', 'meta'),
+  skipped: el('span', 'skipped'),
+  skippedText: document.createTextNode(''),
+  reload: el('button', 'follow', 'Reload the session'),
+  follow: el('button', 'follow', 'Follow the newest live session'),
+  empty: el('p', 'empty'),
+};
+headParts.follow.type = 'button';
+headParts.follow.id = 'follow';
+headParts.follow.addEventListener('click', () => {
+  state.following = true;
+  state.cardsDirty = true;
+  followNewest();
+  schedule();
+});
+// how many rows this page missed in a flood, with a button that loads the session again (all of them)
+headParts.reload.type = 'button';
+headParts.reload.id = 'reload';
+headParts.reload.addEventListener('click', () => {
+  if (state.sel) void select(state.sel.key);
+});
+headParts.skipped.append(headParts.skippedText, headParts.reload);
 
 /** What the live page adds to the session view's head line. */
 view.head.parts = {
-  lead: () => (state.following ? [el('span', 'follow on', 'following the newest live session')] : []),
+  lead: () => (state.following ? [headParts.following] : []),
   tail: () => {
     const c = selectedCard();
     const out: Node[] = [];
     if (c) {
-      out.push(el('span', `state s-${c.state}`, stateText(c)));
-      out.push(el('span', 'meta', vis(c.file)));
+      headParts.state.className = `state s-${c.state}`;
+      headParts.state.textContent = stateText(c);
+      headParts.file.textContent = vis(c.file);
+      out.push(headParts.state, headParts.file);
     }
-    if (state.sel && state.sel.skipped > 0) out.push(skippedNote(state.sel.skipped));
-    if (!state.following) out.push(followButton());
+    if (state.sel && state.sel.skipped > 0) {
+      headParts.skippedText.data = `${state.sel.skipped.toLocaleString('en-US')} rows skipped to keep up `;
+      out.push(headParts.skipped);
+    }
+    if (!state.following) out.push(headParts.follow);
     return out;
   },
-  empty: () => [
-    el('p', 'empty', state.following ? 'No live session yet: the newest one opens here as it starts. Or pick a session on the left.' : 'Pick a session on the left.'),
-    ...(state.following ? [] : [followButton()]),
-  ],
+  empty: () => {
+    headParts.empty.textContent = state.following ? 'No live session yet: the newest one opens here as it starts. Or pick a session on the left.' : 'Pick a session on the left.';
+    return state.following ? [headParts.empty] : [headParts.empty, headParts.follow];
+  },
 };
 
 /** While following: selects the newest running session when it is not the one shown. */
