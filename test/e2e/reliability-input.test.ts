@@ -8,7 +8,7 @@
  *      error, or the records there are with a warning about the rest; never a crash; memory bounded
  *      (peak RSS of the reader, measured by a preload that reports getrusage at exit).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { chmodSync, closeSync, copyFileSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -128,7 +128,8 @@ describe('item 10: bad command lines are one line and exit 2', () => {
     const asRoot = process.getuid?.() === 0;
     if (!asRoot) chmodSync(secret, 0o000);
     // nobody may not be able to enter the checkout: run a world-readable copy of the CLI
-    const inst = asRoot ? installForOtherUser() : { root: ROOT, cli: CLI };
+    const inst = asRoot ? installForOtherUser() : { root: ROOT, cli: CLI, cleanup: () => {} };
+    onTestFinished(inst.cleanup);
     for (const args of READERS) {
       const child = spawn(process.execPath, [inst.cli, ...args, secret], { cwd: inst.root, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
       let stdout = '';

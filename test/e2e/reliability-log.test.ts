@@ -9,7 +9,7 @@
  * as `nobody`; a full disk by /dev/full and by a file size limit (ulimit -f, which also makes writes
  * short, as a filling disk does).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -156,7 +156,8 @@ describe('item 5: the log cannot be written', () => {
     chmodSync(ro, 0o555);
     const asRoot = process.getuid?.() === 0;
     // nobody may not be able to enter the checkout: run a world-readable copy of the CLI
-    const inst = asRoot ? installForOtherUser() : { root: ROOT, cli: CLI, fixtures: FIXTURES };
+    const inst = asRoot ? installForOtherUser() : { root: ROOT, cli: CLI, fixtures: FIXTURES, cleanup: () => {} };
+    onTestFinished(inst.cleanup);
     const child = spawn(process.execPath, [inst.cli, '--log', join(ro, 'x.jsonrpc.log'), '--', process.execPath, join(inst.fixtures, 'cat.mjs')], {
       cwd: inst.root,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,12 +1,13 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeDirSync } from '../../src/log/make-dir.js';
 
 describe('makeDirSync', () => {
   it('creates missing parents with mode 0700 even under a permissive umask', () => {
     const root = mkdtempSync(join(tmpdir(), 'mcp-tap-mkdir-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     const old = process.umask(0);
     try {
       makeDirSync(join(root, 'a', 'b', 'c'));
@@ -19,6 +20,7 @@ describe('makeDirSync', () => {
   it('fails at once (no hang) where Node 20 recursive mkdir never returns, and on a file parent', () => {
     expect(() => makeDirSync('/proc/mcp-tap-nope/a')).toThrow(/ENOENT|EACCES|EPERM/);
     const root = mkdtempSync(join(tmpdir(), 'mcp-tap-mkdir-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     writeFileSync(join(root, 'file'), 'x');
     expect(() => makeDirSync(join(root, 'file', 'sub'))).toThrow(/not a directory/);
   });
