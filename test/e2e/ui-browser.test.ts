@@ -67,7 +67,7 @@ type Live = {
 };
 
 /** Appends records of a live session (a start event, then requests) to `<dir>/<name>.jsonrpc.log`, as mcp-tap writes them. */
-function liveLog(dir: string, name: string): { session: string; request: (n: number) => void } {
+function liveLog(dir: string, name: string): { session: string; request: (n: number) => void; answer: (reqSeq: number) => void } {
   const session = `live-${name}-${Date.now().toString(36)}`;
   const path = join(dir, `${name}.jsonrpc.log`);
   let seq = 0;
@@ -78,6 +78,8 @@ function liveLog(dir: string, name: string): { session: string; request: (n: num
     request: (n) => {
       for (let i = 0; i < n; i++) put({ from: 'client', kind: 'request', id: seq, method: 'tools/call', target: 'echo', msg: { jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo' } } });
     },
+    // a request's id is the seq before its own
+    answer: (reqSeq) => put({ from: 'server', kind: 'response', id: reqSeq - 1, method: 'tools/call', target: 'echo', reqSeq, ms: 1, msg: { jsonrpc: '2.0', id: reqSeq - 1, result: { content: [] } } }),
   };
 }
 /** A click whose button is held down while `during` runs: what a person's click is while a live page redraws. */
@@ -246,17 +248,26 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     expect(await live(page, (l) => l.following())).toBe(false);
     // the header is drawn after the selection changes: wait for it
     await expect.poll(() => page.locator('#session-head .follow.on').count()).toBe(0);
+    // a row's line clicked — held while an answer arrives and the list redraws — opens that row (an
+    // answer: a new request would add a bar to the waterfall above and move the list under the pointer)
+    const firstRequest = page.locator('#list .lrow[data-kind="request"]').first();
+    await heldClick(page, firstRequest.locator('.lhead'), async () => {
+      gamma.answer(3);
+      await expect.poll(() => page.locator('#list .lrow').count()).toBe(8);
+    });
+    await expect.poll(() => page.locator('#list .lrow.open').count()).toBe(1);
+    expect(await page.locator('#list .lrow.open').getAttribute('data-seq')).toBe('2');
     const epsilon = liveLog(logs, 'epsilon');
     await page.locator('.card[data-server="epsilon"]').waitFor({ timeout: 15_000 });
     gamma.request(1);
-    await expect.poll(() => live(page, (l) => l.rowCount())).toBe(8);
+    await expect.poll(() => live(page, (l) => l.rowCount())).toBe(9);
     expect(await live(page, (l) => l.selected()?.session)).toBe(gamma.session);
 
     // following again opens the newest live session (the button held while rows redraw the head)
     await heldClick(page, page.locator('#follow'), async () => {
       gamma.request(1);
-      await expect.poll(() => live(page, (l) => l.rowCount())).toBe(9);
-      await expect.poll(() => page.locator('#session-head .figures').textContent()).toMatch(/^9 messages/);
+      await expect.poll(() => live(page, (l) => l.rowCount())).toBe(10);
+      await expect.poll(() => page.locator('#session-head .figures').textContent()).toMatch(/^10 messages/);
     });
     await expect.poll(() => live(page, (l) => l.selected()?.session)).toBe(epsilon.session);
     await expect.poll(() => page.locator('#session-head .follow.on').count()).toBe(1);

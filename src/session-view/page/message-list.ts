@@ -7,6 +7,7 @@
 import type { SessionFold } from '../fold.js';
 import type { SessionRow } from '../row.js';
 import { bodyBlock, detail } from './body-pane.js';
+import { syncChildren } from './dom.js';
 import { listRow } from './list-row.js';
 import type { BodySource, BodyText } from './source.js';
 
@@ -25,6 +26,12 @@ export interface ListHost {
 
 type Fetched = { body: BodyText } | { failed: string };
 
+/** A row element in the document, with what it was drawn from. */
+interface Drawn {
+  e: HTMLElement;
+  sig: string;
+}
+
 export class MessageList {
   /** Indexes (into the fold's rows) of the rows shown. */
   idx: number[] = [];
@@ -39,6 +46,8 @@ export class MessageList {
   private frame = 0;
   /** Bumped when fetched bodies are dropped: an answer asked for before is then stale. */
   private generation = 0;
+  /** The rows in the document by seq. */
+  private drawn = new Map<number, Drawn>();
 
   constructor(
     readonly box: HTMLElement,
@@ -116,7 +125,13 @@ export class MessageList {
     this.stick = false;
     this.box.scrollTop = Math.max(0, this.off[pos]! - 60);
     this.render();
-    document.getElementById(`seq-${seq}`)?.classList.add('flash');
+    const row = document.getElementById(`seq-${seq}`);
+    if (row) {
+      // a row kept from the last render flashes again
+      row.classList.remove('flash');
+      void row.offsetWidth;
+      row.classList.add('flash');
+    }
     return true;
   }
 
@@ -134,26 +149,44 @@ export class MessageList {
     this.render();
   }
 
+  /**
+   * Draws the rows in view. A row whose line, state and body are as drawn before keeps its element: a
+   * live session renders with every frame of new rows, and a rebuilt row would lose a click held on it
+   * and any text selected in its body.
+   */
   render(): void {
     const fold = this.host.fold();
-    this.spacer.textContent = '';
-    if (!fold) return;
+    if (!fold) {
+      this.drawn.clear();
+      this.spacer.textContent = '';
+      return;
+    }
     const top = this.box.scrollTop;
     const h = this.box.clientHeight || 600;
-    const frag = document.createDocumentFragment();
+    const live = this.host.live();
+    const drawn = new Map<number, Drawn>();
+    const nodes: HTMLElement[] = [];
     const made: [number, HTMLElement][] = [];
     for (let i = Math.max(0, this.firstAt(top) - 3); i < this.idx.length && this.off[i]! < top + h + 300; i++) {
       const r = fold.rows[this.idx[i]!]!;
       const open = this.expanded.has(r.s);
-      const e = listRow(fold, r, open, this.selected === r.s);
-      if (open) {
-        e.appendChild(detail(fold, r, this.host.live(), this.body(r)));
-        made.push([r.s, e]);
+      const head = listRow(fold, r, open, this.selected === r.s);
+      const sig = open ? `${head.outerHTML}\u0000${this.bodyState(r.s)}\u0000${live}` : head.outerHTML;
+      const before = this.drawn.get(r.s);
+      let e: HTMLElement;
+      if (before !== undefined && before.sig === sig) e = before.e;
+      else {
+        e = head;
+        if (open) e.appendChild(detail(fold, r, live, this.body(r)));
       }
-      e.style.top = `${this.off[i]}px`;
-      frag.appendChild(e);
+      if (open) made.push([r.s, e]);
+      const y = `${this.off[i]}px`;
+      if (e.style.top !== y) e.style.top = y;
+      drawn.set(r.s, { e, sig });
+      nodes.push(e);
     }
-    this.spacer.appendChild(frag);
+    this.drawn = drawn;
+    syncChildren(this.spacer, nodes);
     let changed = false;
     for (const [seq, e] of made) {
       const hh = e.offsetHeight;
@@ -167,6 +200,12 @@ export class MessageList {
       this.layout();
       this.relayouts--;
     }
+  }
+
+  /** Where an open row's body stands (fetched, failed, on its way), with the generation it belongs to. */
+  private bodyState(seq: number): string {
+    const got = this.bodies.get(seq);
+    return `${this.generation}:${got === undefined ? (this.loading.has(seq) ? 'loading' : 'none') : 'body' in got ? 'body' : 'failed'}`;
   }
 
   private later(): void {
