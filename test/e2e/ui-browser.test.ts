@@ -251,6 +251,8 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     // a row's line clicked — held while an answer arrives and the list redraws — opens that row (an
     // answer: a new request would add a bar to the waterfall above and move the list under the pointer)
     const firstRequest = page.locator('#list .lrow[data-kind="request"]').first();
+    // the waterfall above is drawn at most every 250 ms: press once it shows gamma's six requests (the list does not move after)
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __view: { waterfallBars(): string[] } }).__view.waterfallBars().length)).toBe(6);
     await heldClick(page, firstRequest.locator('.lhead'), async () => {
       gamma.answer(3);
       await expect.poll(() => page.locator('#list .lrow').count()).toBe(8);
