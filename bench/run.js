@@ -409,15 +409,21 @@ function targetsOf(results) {
   const T = [];
   const have = (w) => results[w]?.tap?.some((r) => r.ok) && results[w]?.bare?.some((r) => r.ok);
   const ratio = (w, key) => med(results, w, 'tap', key) / med(results, w, 'bare', key);
-  // the relay thread's CPU per message over the bare relay's (µs), for every mcp-tap configuration measured
+  // CPU per message over the bare relay's (µs), for every mcp-tap configuration measured: the whole
+  // process for the tap with its log (every thread competes with the host and the server), the relay's
+  // own thread for the sinks, whose exporters' work belongs to a worker by design
+  const sign = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
   const relayCost = (w, label) => {
-    const b = med(results, w, 'bare', 'mainUsPerMsg');
-    for (const [key, limit] of [['tap', 2], ['tap-secrets', 3], ['tap-otlp', 3], ['tap-ship', 3]]) {
+    for (const [key, limit, judged] of [['tap', 2, 'process'], ['tap-secrets', 3, 'thread'], ['tap-otlp', 3, 'thread'], ['tap-ship', 3, 'thread']]) {
       if (!results[w]?.[key]?.some((r) => r.ok)) continue;
-      const d = med(results, w, key, 'mainUsPerMsg') - b;
+      const thread = med(results, w, key, 'mainUsPerMsg') - med(results, w, 'bare', 'mainUsPerMsg');
       const all = med(results, w, key, 'cpuUsPerMsg') - med(results, w, 'bare', 'cpuUsPerMsg');
       const name = CONFIGS.find((c) => c.key === key)?.label ?? key;
-      T.push({ target: `${label}: relay thread CPU per message ≤ bare + ${limit} µs (${name})`, value: `${d >= 0 ? '+' : ''}${d.toFixed(2)} µs (whole process ${all >= 0 ? '+' : ''}${all.toFixed(2)} µs)`, pass: d <= limit });
+      T.push(
+        judged === 'process'
+          ? { target: `${label}: relay process CPU per message ≤ bare + ${limit} µs (${name})`, value: `${sign(all)} µs (relay thread ${sign(thread)} µs)`, pass: all <= limit }
+          : { target: `${label}: relay thread CPU per message ≤ bare + ${limit} µs (${name})`, value: `${sign(thread)} µs (whole process ${sign(all)} µs)`, pass: thread <= limit },
+      );
     }
   };
   for (const [w, label] of [['pipelined', 'pipelined 1 KiB, batching client'], ['interactive', 'pipelined 1 KiB, interactive client']]) {
