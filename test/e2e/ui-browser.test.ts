@@ -259,6 +259,13 @@ describe.skipIf(!HAVE_CHROMIUM)('mcp-tap ui in a browser', () => {
     });
     await expect.poll(() => page.locator('#list .lrow.open').count()).toBe(1);
     expect(await page.locator('#list .lrow.open').getAttribute('data-seq')).toBe('2');
+    // a bar clicked — held while the running session's open bars are redrawn longer — opens its message
+    const bar = page.locator('#wf-body .bar[data-seq="4"]');
+    const width = await bar.evaluate((e) => (e as HTMLElement).style.width);
+    await heldClick(page, bar, async () => {
+      await expect.poll(() => bar.evaluate((e) => (e as HTMLElement).style.width), { timeout: 10_000 }).not.toBe(width);
+    });
+    await expect.poll(() => page.locator('#list .lrow.sel').getAttribute('data-seq')).toBe('4');
     const epsilon = liveLog(logs, 'epsilon');
     await page.locator('.card[data-server="epsilon"]').waitFor({ timeout: 15_000 });
     gamma.request(1);

@@ -45,3 +45,32 @@ export function syncChildren(root: Node, nodes: readonly Node[]): void {
     at = next;
   }
 }
+
+/**
+ * Makes `old` look like `fresh` (same tag, attributes, text and children) while keeping `old` and every
+ * descendant whose tag still matches: a press held on an element that is redrawn (a bar whose width grows
+ * with a running session) then still ends in a click. Returns the element that stays in the document.
+ */
+export function morph(old: Element, fresh: Element): Element {
+  if (old.tagName !== fresh.tagName) {
+    old.replaceWith(fresh);
+    return fresh;
+  }
+  // styles through the CSSOM: the pages' CSP blocks writing a style attribute
+  for (const a of [...old.attributes]) if (a.name !== 'style' && !fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+  for (const a of fresh.attributes) if (a.name !== 'style' && old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+  if (old instanceof HTMLElement && fresh instanceof HTMLElement && old.style.cssText !== fresh.style.cssText) old.style.cssText = fresh.style.cssText;
+  const oldKids = old.childNodes;
+  const kids = [...fresh.childNodes];
+  for (let i = 0; i < kids.length; i++) {
+    const n = kids[i]!;
+    const o = oldKids[i];
+    if (o === undefined) old.appendChild(n);
+    else if (o.nodeType === Node.TEXT_NODE && n.nodeType === Node.TEXT_NODE) {
+      if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
+    } else if (o instanceof Element && n instanceof Element) morph(o, n);
+    else o.replaceWith(n);
+  }
+  while (oldKids.length > kids.length) old.lastChild!.remove();
+  return old;
+}

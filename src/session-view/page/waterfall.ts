@@ -9,7 +9,7 @@ import type { Bar, Tick } from '../bars.js';
 import { barOk, type Filter } from '../filter.js';
 import type { SessionFold } from '../fold.js';
 import { fmtOff } from '../text.js';
-import { el } from './dom.js';
+import { el, morph, syncChildren } from './dom.js';
 import { barTip, rowTip, type Tooltip } from './tooltip.js';
 import { AXIS_H, canvasIn, drawAxis, drawLane, drawOverview, LANE_H, OV_H } from './wf-canvas.js';
 import { barRow, ROW_H } from './wf-bars.js';
@@ -54,6 +54,8 @@ export class Waterfall {
   readonly tv = new TimeView();
   /** The bars shown now: passing the filter, overlapping the time range. */
   shown: Bar[] = [];
+  /** The bar rows in the document by key. */
+  private drawn = new Map<string, Element>();
   private readonly wf = el('div', 'wf');
   private readonly ov = canvasIn(el('div'), OV_H);
   private readonly ax = canvasIn(el('div'), AXIS_H);
@@ -131,6 +133,7 @@ export class Waterfall {
     for (const l of this.lanes) l.row.remove();
     this.lanes = [];
     this.shown = [];
+    this.drawn.clear();
     this.scroll.scrollTop = 0;
     this.tv.view = [this.tv.full[0], this.tv.full[1]];
   }
@@ -176,17 +179,29 @@ export class Waterfall {
     this.renderBars();
   }
 
-  /** Redraws the rows in view (a selection changed, the rows scrolled). */
+  /**
+   * Redraws the rows in view (a selection changed, the rows scrolled, time went on). A bar already drawn
+   * is updated in place (morph), not replaced: a live session redraws several times a second, and a click
+   * held on a replaced bar would be lost.
+   */
   renderBars(): void {
     const top = this.scroll.scrollTop;
     const h = this.scroll.clientHeight || 400;
     const i0 = Math.max(0, Math.floor(top / ROW_H) - 4);
     const i1 = Math.min(this.shown.length, Math.ceil((top + h) / ROW_H) + 4);
-    const frag = document.createDocumentFragment();
     const sel = this.host.selected();
-    for (let i = i0; i < i1; i++) frag.appendChild(barRow(this.shown[i]!, i, this.tv, sel));
-    this.spacer.textContent = '';
-    this.spacer.appendChild(frag);
+    const drawn = new Map<string, Element>();
+    const rows: Element[] = [];
+    for (let i = i0; i < i1; i++) {
+      const b = this.shown[i]!;
+      const fresh = barRow(b, i, this.tv, sel);
+      const before = this.drawn.get(b.key);
+      const row = before !== undefined ? morph(before, fresh) : fresh;
+      drawn.set(b.key, row);
+      rows.push(row);
+    }
+    this.drawn = drawn;
+    syncChildren(this.spacer, rows);
   }
 
   private later(): void {
