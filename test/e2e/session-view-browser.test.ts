@@ -20,7 +20,7 @@ import { recordEverythingSession } from '../helpers/everything-session.js';
 import { launchChromium, reportFront, shownRecords, uiFront, type Front, type FrontName, type Opened } from '../helpers/fronts.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
-import { handshake, harness, note, req, res } from '../unit/helpers/session-harness.js';
+import { err, handshake, harness, note, req, res } from '../unit/helpers/session-harness.js';
 
 const MODE = browserTests();
 const BASIC_LOG = join(ROOT, 'test', 'fixtures', 'logs', 'report-basic.jsonl');
@@ -290,6 +290,22 @@ describe.skipIf(MODE !== 'run')('the session view in a browser', () => {
     expect(await report.page.locator(`.bar[data-key="${live.task}"] .task-span`).count()).toBe(1);
     await report.page.close();
   });
+
+  it('an open row follows the live session: the answers to a batch appear in its open details as they arrive, also when its line does not change', async () => {
+    const live = liveBatchSession(join(logs, 'live-batch.jsonrpc.log'));
+    live.write(live.records.length - 1);
+    const o = await fronts.ui.open(live.path, live.session);
+    const page = o.page;
+    const row = page.locator(`#list .lrow[data-seq="${live.batch}"]`);
+    await row.locator('.lhead').click();
+    const answers = () => row.locator('table.items a.goto').evaluateAll((els) => els.map((e) => e.getAttribute('data-goto')));
+    await expect.poll(answers).toEqual([String(live.failed)]);
+    // the second answer changes the details only (the line was already marked bad): the open table shows it
+    live.write(live.records.length);
+    await expect.poll(answers, { timeout: 10_000 }).toEqual([String(live.failed), String(live.answered)]);
+    expect(o.errors).toEqual([]);
+    await page.close();
+  });
 });
 
 /**
@@ -309,12 +325,29 @@ function liveSession(path: string) {
   h.send('client', req(14, 'ping'), 500);
   h.send('server', res(14, {}), 501);
   h.send('server', note('notifications/tasks/status', { taskId: 'T1', status: 'completed', createdAt: '2025-11-25T10:30:00Z', lastUpdatedAt: '2025-11-25T10:30:02Z', ttl: 60000, pollInterval: 100 }), 900);
-  const session = `live-tasks-${Date.now().toString(36)}`;
+  return { ...liveLog(path, 'live-tasks', h), progress, cancelled, task };
+}
+
+/**
+ * A 2025-03-26 session with a batch of two requests, answered one at a time: first an error (the batch's
+ * line stays marked bad from then on), then (the last record) a result.
+ */
+function liveBatchSession(path: string) {
+  const h = handshake(harness(), '2025-03-26');
+  const batch = h.send('client', [req(21, 'tools/list'), req(22, 'ping')], 100).seq;
+  const failed = h.send('server', err(21), 200).seq;
+  const answered = h.send('server', res(22, {}), 300).seq;
+  return { ...liveLog(path, 'live-batch', h), batch, failed, answered };
+}
+
+/** The harness's records as a live mcp-tap log of `name`, started a second ago, written a piece at a time. */
+function liveLog(path: string, name: string, h: ReturnType<typeof harness>) {
+  const session = `${name}-${Date.now().toString(36)}`;
   const t0 = Date.now() - 1000;
   const base = h.records[0]!.time;
   // mcp-tap's start event first, naming this process: the session stays running while the test does
   const records: LogRecord[] = [
-    { v: 1, time: t0, session, seq: 0, from: 'proxy', kind: 'event', event: 'start', name: 'live-tasks', command: 'node', args: [], cwd: '/', pid: process.pid } as LogRecord,
+    { v: 1, time: t0, session, seq: 0, from: 'proxy', kind: 'event', event: 'start', name, command: 'node', args: [], cwd: '/', pid: process.pid } as LogRecord,
     ...h.records.map((r) => ({ ...r, session, time: t0 + (r.time - base) })),
   ];
   let written = 0;
@@ -322,9 +355,6 @@ function liveSession(path: string) {
     path,
     session,
     records,
-    progress,
-    cancelled,
-    task,
     /** Writes the records up to `n`. */
     write(n: number) {
       for (; written < n; written++) appendFileSync(path, `${JSON.stringify(records[written])}\n`);

@@ -7,7 +7,7 @@
 import type { SessionFold } from '../fold.js';
 import type { SessionRow } from '../row.js';
 import { bodyBlock, detail } from './body-pane.js';
-import { syncChildren } from './dom.js';
+import { el, syncChildren } from './dom.js';
 import { listRow } from './list-row.js';
 import type { BodySource, BodyText } from './source.js';
 
@@ -150,7 +150,7 @@ export class MessageList {
   }
 
   /**
-   * Draws the rows in view. A row whose line, state and body are as drawn before keeps its element: a
+   * Draws the rows in view. A row whose line, details and body are as drawn before keeps its element: a
    * live session renders with every frame of new rows, and a rebuilt row would lose a click held on it
    * and any text selected in its body.
    */
@@ -171,13 +171,23 @@ export class MessageList {
       const r = fold.rows[this.idx[i]!]!;
       const open = this.expanded.has(r.s);
       const head = listRow(fold, r, open, this.selected === r.s);
-      const sig = open ? `${head.outerHTML}\u0000${this.bodyState(r.s)}\u0000${live}` : head.outerHTML;
+      let sig = head.outerHTML;
+      // an open row: its details (links, notes, a batch's answers) as they are now, the body where it stands
+      let details: { box: HTMLElement; slot: HTMLElement } | null = null;
+      if (open) {
+        const slot = el('div');
+        details = { box: detail(fold, r, live, slot), slot };
+        sig += `\u0000${details.box.outerHTML}\u0000${this.bodyState(r.s)}`;
+      }
       const before = this.drawn.get(r.s);
       let e: HTMLElement;
       if (before !== undefined && before.sig === sig) e = before.e;
       else {
         e = head;
-        if (open) e.appendChild(detail(fold, r, live, this.body(r)));
+        if (details !== null) {
+          details.slot.replaceWith(this.body(r));
+          e.appendChild(details.box);
+        }
       }
       if (open) made.push([r.s, e]);
       const y = `${this.off[i]}px`;
