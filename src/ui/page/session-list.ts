@@ -3,7 +3,7 @@
  * filtered by server. Updated in place from the cards when they change (at most once a frame). Browser code.
  */
 import type { SessionCard } from '../live-row.js';
-import { el, option, syncChildren } from '../../session-view/page/dom.js';
+import { el, morph, option, syncChildren } from '../../session-view/page/dom.js';
 import { fmtDate } from '../../session-view/format.js';
 import { vis } from '../../session-view/text.js';
 import { drawSparkline } from './sparkline.js';
@@ -36,26 +36,14 @@ export function fillServers(sel: HTMLSelectElement, cards: readonly SessionCard[
   sel.value = names.includes(keep) ? keep : '';
 }
 
-/** The parts of one card that change while its session runs. */
-interface CardView {
-  item: HTMLButtonElement;
-  state: HTMLSpanElement;
-  req: HTMLSpanElement;
-  err: HTMLSpanElement;
-  find: HTMLSpanElement;
-  tok: HTMLSpanElement;
-  spark: HTMLCanvasElement;
-  /** The latency drawn last (the same array is not drawn again). */
-  drawn: readonly number[] | null;
-}
-
 /**
- * The cards in `root`, updated in place: a card stays the same element while its session changes, so a
- * click whose button is held while a live session redraws its card still lands (a click needs the same
- * element under the press and the release).
+ * The cards in `root`. A card already shown is updated in place (morph), not replaced: a live session
+ * redraws its card several times a second, and a click needs the same element under the press and the
+ * release.
  */
 export class SessionList {
-  private readonly views = new Map<string, CardView>();
+  /** The cards in the document by key. */
+  private drawn = new Map<string, Element>();
   private readonly empty = el('p', 'empty');
 
   constructor(private readonly root: HTMLElement) {}
@@ -63,73 +51,50 @@ export class SessionList {
   /** Shows `cards` (newest first) of `server` ('' for all), `selected` marked. */
   render(cards: readonly SessionCard[], server: string, selected: string | null): void {
     const shown = cards.filter((c) => !server || serverName(c) === server);
-    const keep = new Set(shown.map(cardKey));
-    for (const key of this.views.keys()) if (!keep.has(key)) this.views.delete(key);
-    if (shown.length === 0) {
-      this.empty.textContent = cards.length === 0 ? 'No sessions yet: start a server through mcp-tap.' : 'No session of this server.';
-      syncChildren(this.root, [this.empty]);
-      return;
-    }
-    const views = shown.map((c) => {
+    const drawn = new Map<string, Element>();
+    const items = shown.map((c) => {
       const key = cardKey(c);
-      let v = this.views.get(key);
-      if (!v) {
-        v = makeCard(c, key);
-        this.views.set(key, v);
-      }
-      update(v, c, key === selected);
-      return v;
+      const fresh = cardOf(c, key, key === selected);
+      const before = this.drawn.get(key);
+      const item = before !== undefined ? morph(before, fresh) : fresh;
+      drawn.set(key, item);
+      return item;
     });
-    syncChildren(this.root, views.map((v) => v.item));
-    // drawn once laid out (the canvas takes its size from the page), and only when the latencies changed
-    shown.forEach((c, i) => {
-      const v = views[i]!;
-      if (v.drawn === c.latency) return;
-      v.drawn = c.latency;
-      drawSparkline(v.spark, c.latency, c.errors > 0);
-    });
+    this.drawn = drawn;
+    if (items.length === 0) {
+      this.empty.textContent = cards.length === 0 ? 'No sessions yet: start a server through mcp-tap.' : 'No session of this server.';
+      items.push(this.empty);
+    }
+    syncChildren(this.root, items);
+    // drawn once laid out: the canvas takes its size from the page
+    shown.forEach((c, i) => drawSparkline(items[i]!.querySelector<HTMLCanvasElement>('canvas.spark')!, c.latency, c.errors > 0));
   }
 }
 
-function makeCard(c: SessionCard, key: string): CardView {
-  const item = el('button', 'card');
+/** The card of session `c`. */
+function cardOf(c: SessionCard, key: string, selected: boolean): HTMLElement {
+  const item = el('button', `card state-${c.state}${selected ? ' sel' : ''}`);
   item.type = 'button';
   item.dataset['key'] = key;
   item.dataset['server'] = serverName(c);
   item.dataset['session'] = c.session;
   const top = el('div', 'card-top');
   top.appendChild(el('span', 'server', vis(serverName(c))));
-  const state = top.appendChild(el('span'));
+  top.appendChild(el('span', `state s-${c.state}`, stateText(c)));
   item.appendChild(top);
   item.appendChild(el('div', 'meta', `${fmtDate(c.start)} · ${vis(c.session.slice(0, 17))}`));
   const counts = el('div', 'counts');
-  const req = counts.appendChild(el('span', 'n-req'));
-  const err = counts.appendChild(el('span'));
-  const find = counts.appendChild(el('span'));
-  const tok = counts.appendChild(el('span', 'n-tok'));
+  counts.appendChild(el('span', 'n-req', `${c.requests} req`));
+  counts.appendChild(el('span', c.errors ? 'n-err bad' : 'n-err', `${c.errors} err`));
+  counts.appendChild(el('span', c.findings ? 'n-find warn' : 'n-find', `${c.findings} findings`));
+  if (c.tokens) {
+    const tok = el('span', 'n-tok', `${c.tokens.context.toLocaleString('en-US')} tok`);
+    tok.title = `tokens before the first message (tool definitions and instructions): ${c.tokens.context.toLocaleString('en-US')}; tool results so far: ${c.tokens.results.toLocaleString('en-US')} (o200k_base; an estimate for other models)`;
+    counts.appendChild(tok);
+  }
   const spark = el('canvas', 'spark');
   spark.title = 'latency of the latest answers';
   counts.appendChild(spark);
   item.appendChild(counts);
-  return { item, state, req, err, find, tok, spark, drawn: null };
-}
-
-/** Sets an element's text or class only when it changed (no layout work for what did not). */
-function set(e: HTMLElement, cls: string, text: string): void {
-  if (e.className !== cls) e.className = cls;
-  if (e.textContent !== text) e.textContent = text;
-}
-
-function update(v: CardView, c: SessionCard, selected: boolean): void {
-  const cls = `card state-${c.state}${selected ? ' sel' : ''}`;
-  if (v.item.className !== cls) v.item.className = cls;
-  set(v.state, `state s-${c.state}`, stateText(c));
-  set(v.req, 'n-req', `${c.requests} req`);
-  set(v.err, c.errors ? 'n-err bad' : 'n-err', `${c.errors} err`);
-  set(v.find, c.findings ? 'n-find warn' : 'n-find', `${c.findings} findings`);
-  v.tok.hidden = !c.tokens;
-  if (c.tokens) {
-    set(v.tok, 'n-tok', `${c.tokens.context.toLocaleString('en-US')} tok`);
-    v.tok.title = `tokens before the first message (tool definitions and instructions): ${c.tokens.context.toLocaleString('en-US')}; tool results so far: ${c.tokens.results.toLocaleString('en-US')} (o200k_base; an estimate for other models)`;
-  }
+  return item;
 }
