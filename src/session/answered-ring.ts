@@ -6,14 +6,13 @@
  * promoted and collected later (which cost about a tenth of the analysis). A lookup builds it again.
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
-import { IntSlots, isInt32 } from './int-slots.js';
+import { IdSlots } from './int-slots.js';
 import type { PendingEntry } from './request-entry.js';
 
 /** The answered requests one side sent, newest `capacity` of them; see the top of this file. */
 export class AnsweredRing {
-  /** id → slot for the ids in the ring: int32 ids (nearly all) in typed arrays, others in a Map. */
-  private readonly intSlots: IntSlots;
-  private readonly otherSlots = new Map<RequestId, number>();
+  /** id → slot for the ids in the ring. */
+  private readonly slots: IdSlots;
   private ids: (RequestId | undefined)[] = [];
   private seqs = new Float64Array(0);
   /** Seq of the answer; -1 when none was given. */
@@ -24,7 +23,7 @@ export class AnsweredRing {
   private next = 0;
 
   constructor(readonly capacity: number) {
-    this.intSlots = new IntSlots(capacity);
+    this.slots = new IdSlots(capacity);
   }
 
   /** Remembers `e` as answered by the record `answerSeq` (the newest entry for its id). */
@@ -34,25 +33,14 @@ export class AnsweredRing {
     this.next = k + 1 === this.capacity ? 0 : k + 1;
     // the slot's previous request is forgotten (unless its id was answered again since, elsewhere)
     const old = this.ids[k];
-    if (old !== undefined) this.unindex(old, k);
+    if (old !== undefined) this.slots.delete(old, k);
     this.ids[k] = e.id;
     this.seqs[k] = e.seq;
     this.answerSeqs[k] = answerSeq ?? -1;
     this.times[k] = e.time;
     this.methods[k] = e.method;
     this.targets[k] = e.target;
-    const id = e.id;
-    if (isInt32(id)) this.intSlots.set(id, k);
-    else this.otherSlots.set(id, k);
-  }
-
-  private slotOf(id: RequestId): number | undefined {
-    return isInt32(id) ? this.intSlots.get(id) : this.otherSlots.get(id);
-  }
-
-  private unindex(id: RequestId, slot?: number): void {
-    if (isInt32(id)) this.intSlots.delete(id, slot);
-    else if (slot === undefined || this.otherSlots.get(id) === slot) this.otherSlots.delete(id);
+    this.slots.set(e.id, k);
   }
 
   /** The columns grow with the session up to `capacity` (a short session keeps them small). */
@@ -70,7 +58,7 @@ export class AnsweredRing {
 
   /** The answered request with this id, while it is remembered (a new object each time). */
   get(id: RequestId): PendingEntry | undefined {
-    const k = this.slotOf(id);
+    const k = this.slots.get(id);
     if (k === undefined) return undefined;
     const e: PendingEntry = { id, method: this.methods[k]!, seq: this.seqs[k]!, time: this.times[k]! };
     const target = this.targets[k];
@@ -82,6 +70,6 @@ export class AnsweredRing {
 
   /** Forgets the id (it was evicted while pending and is remembered elsewhere now). */
   delete(id: RequestId): void {
-    this.unindex(id);
+    this.slots.delete(id);
   }
 }

@@ -4,8 +4,10 @@
  * the same churn reallocates its table again and again, and the garbage collector copies and promotes
  * those tables. This one allocates only when it grows. Pure.
  */
+import type { RequestId } from '../protocol/jsonrpc.js';
+
 /** Ids the typed-array indexes take (nearly all request ids). */
-export const isInt32 = (id: unknown): id is number => typeof id === 'number' && (id | 0) === id;
+const isInt32 = (id: unknown): id is number => typeof id === 'number' && (id | 0) === id;
 
 export class IntSlots {
   private keys: Int32Array;
@@ -108,5 +110,31 @@ export class IntSlots {
     this.shift--;
     this.count = 0;
     for (let i = 0; i < oldKeys.length; i++) if (oldVals[i] !== 0) this.set(oldKeys[i]!, oldVals[i]! - 1);
+  }
+}
+
+/** Request id → slot: int32 ids (nearly all) through IntSlots, any other id in a Map. */
+export class IdSlots {
+  private readonly ints: IntSlots;
+  private readonly others = new Map<RequestId, number>();
+
+  /** `maxEntries` and `initialCells` as IntSlots takes them. */
+  constructor(maxEntries: number, initialCells?: number) {
+    this.ints = new IntSlots(maxEntries, initialCells);
+  }
+
+  get(id: RequestId): number | undefined {
+    return isInt32(id) ? this.ints.get(id) : this.others.get(id);
+  }
+
+  set(id: RequestId, slot: number): void {
+    if (isInt32(id)) this.ints.set(id, slot);
+    else this.others.set(id, slot);
+  }
+
+  /** Removes `id` if it maps to `slot` (or to anything, without `slot`). */
+  delete(id: RequestId, slot?: number): void {
+    if (isInt32(id)) this.ints.delete(id, slot);
+    else if (slot === undefined || this.others.get(id) === slot) this.others.delete(id);
   }
 }

@@ -3,38 +3,32 @@
  * allocates a new table every few dozen requests; once one of those tables has reached V8's old
  * generation, each dead table keeps its successor and its last entries alive through the remembered
  * set, so from then on every pending request of the session is promoted and left to full GCs (in about
- * half the runs of the pipelined bench). Int32 ids (nearly all) are found through IntSlots (typed
- * arrays: nothing for the collector to trace) in an array of slots written in place; other ids in a Map.
+ * half the runs of the pipelined bench). The values live in an array of slots written in place, found
+ * through IdSlots: int32 ids (nearly all) in typed arrays, nothing for the collector to trace.
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
-import { IntSlots, isInt32 } from './int-slots.js';
+import { IdSlots } from './int-slots.js';
 
 /** Cells the int index starts with (it grows with the pending requests, up to its bound). */
 const INITIAL_CELLS = 256;
 
 /** Id → value for the ids pending now; see the top of this file. */
 export class PendingIndex<V> {
-  private readonly index: IntSlots;
+  private readonly index: IdSlots;
   private readonly slots: (V | undefined)[] = [];
   private readonly free: number[] = [];
-  private readonly others = new Map<RequestId, V>();
 
   /** `maxEntries`: the most ids ever pending at once. */
   constructor(maxEntries: number) {
-    this.index = new IntSlots(maxEntries, Math.min(INITIAL_CELLS, 2 ** Math.ceil(Math.log2(2 * maxEntries + 2))));
+    this.index = new IdSlots(maxEntries, Math.min(INITIAL_CELLS, 2 ** Math.ceil(Math.log2(2 * maxEntries + 2))));
   }
 
   get(id: RequestId): V | undefined {
-    if (!isInt32(id)) return this.others.get(id);
     const s = this.index.get(id);
     return s === undefined ? undefined : this.slots[s];
   }
 
   set(id: RequestId, v: V): void {
-    if (!isInt32(id)) {
-      this.others.set(id, v);
-      return;
-    }
     const s = this.index.get(id);
     if (s !== undefined) {
       this.slots[s] = v;
@@ -46,10 +40,6 @@ export class PendingIndex<V> {
   }
 
   delete(id: RequestId): void {
-    if (!isInt32(id)) {
-      this.others.delete(id);
-      return;
-    }
     const s = this.index.get(id);
     if (s === undefined) return;
     this.index.delete(id, s);
@@ -61,7 +51,6 @@ export class PendingIndex<V> {
   values(): V[] {
     const out: V[] = [];
     for (const v of this.slots) if (v !== undefined) out.push(v);
-    for (const v of this.others.values()) out.push(v);
     return out;
   }
 }
