@@ -56,9 +56,12 @@ export class Observer {
   private readonly now: () => number;
   private chunkTime = 0;
   private failed = false;
+  /** The sinks beside the log (none: the per-record work for them is skipped). */
+  private readonly taps: readonly RecordTap[];
 
   constructor(private readonly opts: ObserverOptions) {
     this.now = opts.now ?? preciseNow;
+    this.taps = opts.taps ?? [];
     this.session = new Session({ id: opts.sessionId, maxLogBytes: opts.maxLogBytes }, (o) => this.emit(o));
     const mk = (fn: (line: Line) => void) => new LineSplitter(opts.maxLogBytes, fn, opts.shortener);
     this.client = mk((line) => this.line('client', line));
@@ -108,7 +111,7 @@ export class Observer {
     this.endOf('server');
     this.endOf('stderr');
     // sinks beside the log deliver what waits first, so their losses can still be counted in the log
-    const taps = this.opts.taps ?? [];
+    const taps = this.taps;
     if (taps.length > 0) await Promise.all(taps.map((t) => t.flush(TAP_FLUSH_MS).catch(() => {})));
     // losses are reported before the end record, which must stay the last one
     this.reportLoss(true);
@@ -167,8 +170,8 @@ export class Observer {
 
   private emit(o: Output): void {
     writeOutput(this.opts.sink, o);
-    const taps = this.opts.taps;
-    if (taps !== undefined && taps.length > 0) {
+    const taps = this.taps;
+    if (taps.length > 0) {
       // the line the log sink encoded, so a tap that ships lines does not serialize the record again
       const tapped = o as TappedRecord;
       tapped.line = this.opts.sink.lastLine?.();
@@ -195,8 +198,8 @@ export class Observer {
       }
     }
     // a sink beside the log that keeps failing is reported at most once a second (each report is a record)
-    const taps = this.opts.taps;
-    if (taps !== undefined && taps.length > 0 && (force || performance.now() >= this.nextTapReport)) {
+    const taps = this.taps;
+    if (taps.length > 0 && (force || performance.now() >= this.nextTapReport)) {
       this.nextTapReport = performance.now() + TAP_REPORT_MS;
       for (const tap of taps) this.reportTapLoss(tap);
     }
