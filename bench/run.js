@@ -413,7 +413,7 @@ function targetsOf(results) {
   // process for the tap with its log (every thread competes with the host and the server), the relay's
   // own thread for the sinks, whose exporters' work belongs to a worker by design
   const sign = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
-  // CPU is counted in ticks: a difference of medians like 6.3 − 4.3 must compare as the 2 it is, not 2.0000000000000004
+  // CPU is counted in ticks: per-message values like 5.1000000000000005 − 3.1 must compare as the 2 they are, not 2.0000000000000004
   const exact = (x) => Math.round(x * 1e6) / 1e6;
   const relayCost = (w, label) => {
     for (const [key, limit, judged] of [['tap', 2, 'process'], ['tap-secrets', 3, 'thread'], ['tap-otlp', 3, 'thread'], ['tap-ship', 3, 'thread']]) {
