@@ -306,6 +306,27 @@ describe.skipIf(MODE !== 'run')('the session view in a browser', () => {
     expect(o.errors).toEqual([]);
     await page.close();
   });
+
+  it('a press held on a row while a row above it is redrawn (its answer arrives) ends in a click that opens it', async () => {
+    const live = liveAnswerSession(join(logs, 'live-answers.jsonrpc.log'));
+    live.write(live.records.length - 1);
+    const o = await fronts.ui.open(live.path, live.session);
+    const page = o.page;
+    // the waterfall above the list is drawn at most every 250 ms: press once it shows initialize and the three calls
+    await expect.poll(() => view(page, (v) => v.waterfallBars().length)).toBe(4);
+    const later = page.locator(`#list .lrow[data-seq="${live.third}"]`);
+    const box = (await later.locator('.lhead').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    // the first call's answer: its row is rebuilt (its pill and answer link change), the rows after it
+    // stay where they are, in the document too (one taken out and put back loses the press)
+    live.write(live.records.length);
+    await expect.poll(() => page.locator(`#list .lrow[data-seq="${live.answer}"]`).count(), { timeout: 10_000 }).toBe(1);
+    await page.mouse.up();
+    await expect.poll(() => later.evaluate((e) => e.classList.contains('open'))).toBe(true);
+    expect(o.errors).toEqual([]);
+    await page.close();
+  });
 });
 
 /**
@@ -338,6 +359,16 @@ function liveBatchSession(path: string) {
   const failed = h.send('server', err(21), 200).seq;
   const answered = h.send('server', res(22, {}), 300).seq;
   return { ...liveLog(path, 'live-batch', h), batch, failed, answered };
+}
+
+/** Three calls, then (the last record) the answer to the first. */
+function liveAnswerSession(path: string) {
+  const h = handshake(harness());
+  h.send('client', req(31, 'tools/call', { name: 'a', arguments: {} }), 100);
+  h.send('client', req(32, 'tools/call', { name: 'b', arguments: {} }), 110);
+  const third = h.send('client', req(33, 'tools/call', { name: 'c', arguments: {} }), 120).seq;
+  const answer = h.send('server', res(31, { content: [] }), 130).seq;
+  return { ...liveLog(path, 'live-answers', h), third, answer };
 }
 
 /** The harness's records as a live mcp-tap log of `name`, started a second ago, written a piece at a time. */

@@ -31,18 +31,20 @@ export function $<T extends Element = HTMLElement>(sel: string, root: ParentNode
 
 /**
  * Makes `root`'s children exactly `nodes`, in order, moving only what is out of place: a node that stays
- * is not taken out and put back, so a press held on it (a click in progress) survives a redraw.
+ * is not taken out and put back, so a press held on it (a click in progress) survives a redraw. The
+ * children that leave go first: left in place, each later node that stays would be moved in front of them.
  */
 export function syncChildren(root: Node, nodes: readonly Node[]): void {
+  const stay = new Set(nodes);
+  for (let c: ChildNode | null = root.firstChild; c !== null; ) {
+    const next: ChildNode | null = c.nextSibling;
+    if (!stay.has(c)) c.remove();
+    c = next;
+  }
   let at: ChildNode | null = root.firstChild;
   for (const n of nodes) {
     if (at === n) at = at.nextSibling;
     else root.insertBefore(n, at);
-  }
-  while (at) {
-    const next: ChildNode | null = at.nextSibling;
-    at.remove();
-    at = next;
   }
 }
 
