@@ -52,6 +52,7 @@ export function syncChildren(root: Node, nodes: readonly Node[]): void {
  * Makes `old` look like `fresh` (same tag, attributes, text and children) while keeping `old` and every
  * descendant whose tag still matches: a press held on an element that is redrawn (a bar whose width grows
  * with a running session) then still ends in a click. Returns the element that stays in the document.
+ * Attributes, styles and text are copied, not properties: not for form controls or listeners.
  */
 export function morph(old: Element, fresh: Element): Element {
   if (old.tagName !== fresh.tagName) {
