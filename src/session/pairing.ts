@@ -152,11 +152,9 @@ export class RequestTable {
     return { status: 'answered', entry: d };
   }
 
-  /** All pending requests, oldest first. */
+  /** All pending requests in arrival order (a batch's elements share its seq: only this order tells them apart). */
   list(): PendingEntry[] {
-    const all: PendingEntry[] = [];
-    for (const head of this.pending.values()) for (let e: PendingEntry | undefined = head; e; e = e.next) all.push(e);
-    return all.sort((a, b) => a.seq - b.seq);
+    return this.order.slice(this.orderHead).filter(isOpen);
   }
 
   private unlinkHead(head: PendingEntry): PendingEntry {

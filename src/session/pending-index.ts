@@ -47,10 +47,4 @@ export class PendingIndex<V> {
     this.free.push(s);
   }
 
-  /** Every value, in no particular order (the end record sorts them). */
-  values(): V[] {
-    const out: V[] = [];
-    for (const v of this.slots) if (v !== undefined) out.push(v);
-    return out;
-  }
 }

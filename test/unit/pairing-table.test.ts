@@ -48,6 +48,20 @@ describe('RequestTable', () => {
     expect(t.size).toBe(0);
   });
 
+  it('lists the pending requests in arrival order, also the elements of one batch (one seq) after freed slots are reused', () => {
+    const t = new RequestTable(10);
+    t.add(entry(1, 1));
+    t.add(entry(2, 2));
+    t.take(1);
+    t.take(2);
+    // a batch: its elements share the batch's seq, and arrive in element order
+    t.add(entry(3, 7));
+    t.add(entry(4, 7));
+    t.add(entry('x', 7));
+    t.add(entry(5, 8));
+    expect(t.list().map((e) => e.id)).toEqual([3, 4, 'x', 5]);
+  });
+
   it('evicts the oldest open entry, skipping answered ones, in O(1) amortised', () => {
     const t = new RequestTable(3);
     t.add(entry(1, 1));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PendingIndex } from '../../src/session/pending-index.js';
 
 describe('PendingIndex', () => {
-  it('keeps ids with their type, replaces, deletes and lists', () => {
+  it('keeps ids with their type, replaces and deletes', () => {
     const p = new PendingIndex<string>(10);
     p.set(1, 'one');
     p.set('1', 'string one');
@@ -19,7 +19,7 @@ describe('PendingIndex', () => {
     p.delete(1);
     p.delete(99);
     expect(p.get(1)).toBeUndefined();
-    expect(p.values().sort()).toEqual(['minus five', 'not int32', 'string one']);
+    expect([p.get('1'), p.get(-5), p.get(2 ** 40)]).toEqual(['string one', 'minus five', 'not int32']);
   });
 
   it('follows a long session of requests in and out, and a burst past its first size', () => {
@@ -40,8 +40,7 @@ describe('PendingIndex', () => {
       p.set(id, id * 2);
       live.add(id);
     }
-    expect(p.values()).toHaveLength(live.size);
     for (const id of live) expect(p.get(id)).toBe(id * 2);
-    for (let id = 100_000 - 64; id < 100_000; id++) expect(p.get(id - 64)).toBeUndefined();
+    for (let id = 0; id < 100_000 - 64; id++) if (p.get(id) !== undefined) expect.fail(`${id} was deleted`);
   });
 });
