@@ -8,7 +8,7 @@
  * under %APPDATA% round-trips byte for byte; the default log directory is under %LOCALAPPDATA%.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -33,6 +33,21 @@ const PAYLOAD =
   `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"é漢🙂","arguments":{"text":"${'x'.repeat(70_000)}"}}}\r\n` +
   '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
 
+/** Less than node.exe takes to start under Wine (~0.5 s or more here): a wine that exits sooner never ran it. */
+const WINE_START_MS = 300;
+
+/** Runs the Windows-side host on `jobFile` under wine; resolves to wine's exit code and how long it ran. */
+async function runHost(jobFile: string): Promise<{ code: number | null; ms: number }> {
+  const started = performance.now();
+  // stdio to nothing: node.exe cannot use a Linux pipe; what it saw comes back in result.json
+  const child = spawn(wineCommand()!, [join(paths.node, 'node.exe'), win(join(ROOT, 'test', 'wine', 'win-host.mjs')), win(jobFile)], {
+    env: wineEnv(),
+    stdio: 'ignore',
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { code, ms: performance.now() - started };
+}
+
 /** Runs one scenario of the Windows-side host; resolves to what it wrote. */
 async function scenario(name: string, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const dir = mkdtempSync(join(root, `${name}-`));
@@ -50,17 +65,18 @@ async function scenario(name: string, extra: Record<string, unknown> = {}): Prom
   };
   const jobFile = join(dir, 'job.json');
   writeFileSync(jobFile, JSON.stringify(job));
-  // stdio to nothing: node.exe cannot use a Linux pipe; what it saw comes back in result.json
-  const child = spawn(wineCommand()!, [join(paths.node, 'node.exe'), win(join(ROOT, 'test', 'wine', 'win-host.mjs')), win(jobFile)], {
-    env: wineEnv(),
-    stdio: 'ignore',
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  let code = await runHost(jobFile);
+  if (!existsSync(out) && code.ms < WINE_START_MS) {
+    // wine itself failed to start (it exited before node.exe could run the host; seen once: exit 1 after
+    // 19 ms): once more, said on stderr; a host that fails for its own reasons fails again
+    process.stderr.write(`wine exited ${code.code} after ${Math.round(code.ms)} ms without running the host for ${name}; starting it once more\n`);
+    code = await runHost(jobFile);
+  }
   let text: string;
   try {
     text = readFileSync(out, 'utf8');
   } catch {
-    throw new Error(`the Windows-side host wrote no result for ${name} (wine exited ${code})`);
+    throw new Error(`the Windows-side host wrote no result for ${name} (wine exited ${code.code} after ${Math.round(code.ms)} ms)`);
   }
   // MCP_TAP_WINE_DEBUG=1 prints each scenario's result (what the Windows side saw)
   if (process.env.MCP_TAP_WINE_DEBUG) console.log(name, text.slice(0, 4000));
