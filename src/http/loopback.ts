@@ -1,6 +1,7 @@
 /**
  * DNS-rebinding guard (pure): a page on another site can make a browser send requests to 127.0.0.1, but
- * its Host (and Origin) name that site. Like the MCP SDK's own servers, only loopback names pass.
+ * its Host (and Origin) name that site. Like the MCP SDK's own servers, only loopback names pass; an
+ * Origin of `null` does not (any site can send it from a sandboxed iframe).
  */
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -26,7 +27,9 @@ export function refuseReason(host: string | undefined, origin: string | undefine
   if (host === undefined) return 'the request has no Host header';
   const name = hostName(host);
   if (name === null || !LOOPBACK_HOSTS.has(name)) return `Host ${JSON.stringify(host)} is not a loopback name`;
-  if (origin !== undefined && origin !== 'null') {
+  if (origin !== undefined) {
+    // `null` is the opaque origin of a sandboxed iframe or a data: page, which any site can make
+    if (origin === 'null') return 'Origin "null" is not a loopback origin';
     let originHost: string;
     try {
       originHost = new URL(origin).hostname.toLowerCase();

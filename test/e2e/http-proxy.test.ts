@@ -331,12 +331,14 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
       });
     expect(await status({ host: 'evil.example:80' })).toBe(403);
     expect(await status({ origin: 'http://evil.example' })).toBe(403);
+    // a sandboxed iframe or a data: page of any site sends Origin: null
+    expect(await status({ origin: 'null' })).toBe(403);
     expect(await status({ origin: 'http://localhost:3000' })).toBe(401); // loopback origin passes; the upstream wants a token
     expect(upstream.exchanges.length).toBe(before + 1);
     run.child.kill('SIGTERM');
     await run.exited();
     const refused = readRecords(log).filter((r) => r.event === 'refused');
-    expect(refused.map((r) => r.reason)).toEqual([expect.stringContaining('evil.example:80'), expect.stringContaining('http://evil.example')]);
+    expect(refused.map((r) => r.reason)).toEqual([expect.stringContaining('evil.example:80'), expect.stringContaining('http://evil.example'), 'Origin "null" is not a loopback origin']);
   });
 });
 
