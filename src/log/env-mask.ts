@@ -1,9 +1,11 @@
 /**
  * Masks secret environment values in serialized records: every occurrence, in any JSON spelling inside
- * a string (raw, the usual escapes, `\u0026`-style escapes as Go writes `&<>`, `\/`, any mix), becomes
+ * a string (raw, the usual escapes, `\u0026`-style escapes as Go writes `&<>`, `\/`, any mix, also in
+ * JSON text inside a string, whose escapes are escaped again), becomes
  * `[REDACTED:env NAME]`. The raw and the usual escaped spellings are replaced in place; a line that
  * still holds a secret once its escapes are decoded is rebuilt value by value. A line without a secret
- * costs one substring search per form, plus one decoding pass when it holds a `\u` or `\/` escape.
+ * costs one substring search per form, plus a decoding pass per level of escaping when it holds a `\u`,
+ * `\/` or `\\` escape.
  * A record the log keeps shortened (`"truncated":true`) can end a cut string with the first characters
  * of a secret; those are masked too (at least CUT_PREFIX of them). Pure.
  */
@@ -30,9 +32,34 @@ const CUT_MARKER = /…\[truncated: \d+ bytes\]$/;
 /** The fewest leading characters of a secret, left at a cut, that are masked as the secret. */
 export const CUT_PREFIX = 3;
 
-/** A `\u` or `\/` escape (one regex pass over a latin1 view costs less than two byte searches). */
-const RARE_ESCAPE = /\\[u/]/;
+/** An escaped backslash: the sign of JSON text inside a JSON string, whose own escapes are escaped again. */
+const ESCAPED_BACKSLASH = '\\\\';
+/** Levels of JSON text inside JSON strings whose escapes are decoded to look for a secret. */
+const MAX_ESCAPE_DEPTH = 4;
+
+/**
+ * Every spelling of `value` inside JSON text at any depth of escaping: each character as itself, as a
+ * `\uXXXX` escape (hex in either case) or its short escape, behind as many backslashes as the depth gives.
+ */
+function spelledForms(value: string): RegExp {
+  let source = '';
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    const hex = value.charCodeAt(i).toString(16).padStart(4, '0');
+    // the escaped spellings first, so that an escape is taken whole, not its last character alone
+    let alt = `\\\\+u${[...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('')}`;
+    const short = SHORT_ESCAPE_OF[ch];
+    if (short !== undefined) alt += `|\\\\+${short.replace(/[\\/]/g, '\\$&')}`;
+    source += `(?:${alt}|${ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')})`;
+  }
+  return new RegExp(source, 'g');
+}
+
+/** A `\u`, `\/` or `\\` escape (one regex pass over a latin1 view costs less than three byte searches). */
+const RARE_ESCAPE = /\\[u/\\]/;
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+/** The short escape letter of a character (the reverse of SIMPLE_ESCAPES). */
+const SHORT_ESCAPE_OF: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
 
 /** The value of a hex digit's char code, or -1. */
 function hexValue(c: number): number {
@@ -136,10 +163,15 @@ export class EnvMasker {
    * character has one spelling, the one the forms search for, so only text with one needs decoding.
    */
   private hitsDecoded(text: string): boolean {
-    const at = text.indexOf('\\');
-    if (at < 0 || (!text.includes(U_ESCAPE, at) && !text.includes(SLASH_ESCAPE, at))) return false;
-    const decoded = decodeEscapes(text);
-    for (const s of this.secrets) if (decoded.includes(s.value)) return true;
+    let t = text;
+    // a JSON document inside a string (a structured log line, a tool result that is JSON text) escapes its
+    // own escapes again: `\\u0026`, `\\\"`; each level decoded in turn, as deep as MAX_ESCAPE_DEPTH
+    for (let depth = 0; depth < MAX_ESCAPE_DEPTH; depth++) {
+      const at = t.indexOf('\\');
+      if (at < 0 || (!t.includes(U_ESCAPE, at) && !t.includes(SLASH_ESCAPE, at) && !t.includes(ESCAPED_BACKSLASH, at))) return false;
+      t = decodeEscapes(t);
+      for (const s of this.secrets) if (t.includes(s.value)) return true;
+    }
     return false;
   }
 
@@ -254,6 +286,8 @@ export class EnvMasker {
   private maskString(s: string): string {
     let out = s;
     for (const sec of this.secrets) if (out.includes(sec.value)) out = out.split(sec.value).join(sec.replacement);
+    // escapes left in a parsed string: JSON text inside it, the secret spelled with them
+    if (out.includes('\\') && this.hitsDecoded(out)) for (const sec of this.secrets) out = out.replace(spelledForms(sec.value), sec.replacement);
     return out;
   }
 }

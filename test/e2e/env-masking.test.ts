@@ -40,6 +40,22 @@ describe('secret environment values are masked at capture', () => {
     expect(stderr.join('\n')).toContain('[REDACTED:env OPENAI_API_KEY]');
   });
 
+  it('masks a secret in JSON text inside a string (a tool result that is a JSON document, a structured stderr line), Go-escaped', async () => {
+    const log = join(tmp.dir, 'go.jsonrpc.log');
+    const secret = 'hunter2&friends<4f9a2c7e>';
+    const r = await session({ DB_PASSWORD: secret, LEAK_VAR: 'DB_PASSWORD' }, [], ['{"jsonrpc":"2.0","id":1,"method":"leak/structured"}'], log);
+    expect(r.code).toBe(0);
+    // the host gets the server's bytes: the secret in the document, & < > escaped twice over
+    expect(r.stdout).toContain('hunter2\\\\u0026friends\\\\u003c4f9a2c7e\\\\u003e');
+    expect(r.log).not.toContain('hunter2');
+    expect(r.log).not.toContain('4f9a2c7e');
+    const recs = r.log.trim().split('\n').map((l) => JSON.parse(l));
+    const text = recs.find((x) => x.kind === 'response').msg.result.content[0].text as string;
+    expect(JSON.parse(text)).toEqual({ dsn: 'user:[REDACTED:env DB_PASSWORD]@db' });
+    const structured = recs.filter((x) => x.kind === 'stderr').map((x) => x.raw as string).find((raw) => raw.startsWith('{'))!;
+    expect(JSON.parse(structured)).toEqual({ level: 'error', msg: 'login rejected for [REDACTED:env DB_PASSWORD]' });
+  });
+
   it('--redact-env masks any variable; a value the record holds as a number is masked without breaking the JSON', async () => {
     const log = join(tmp.dir, 'b.jsonrpc.log');
     const r = await session({ ACCOUNT_NUMBER: '987654321012', LEAK_VAR: 'ACCOUNT_NUMBER' }, ['--redact-env', 'ACCOUNT_NUMBER'], ['{"jsonrpc":"2.0","id":1,"method":"leak/number"}'], log);

@@ -145,6 +145,45 @@ describe('EnvMasker: every JSON spelling of a secret (issue 27)', () => {
     expect(JSON.parse(m.maskLine(line))).toEqual({ v: 1, msg: { '[REDACTED:env DB_PASSWORD]': { again: '[REDACTED:env DB_PASSWORD]' }, n: 1 } });
   });
 
+  it('masks a secret in JSON text inside a string (a structured stderr line, a tool result): escapes escaped again, at any depth', () => {
+    // Go's encoding/json inside a JSON string: the inner \u0026 is written \\u0026 on the line
+    const inner = `{"level":"error","msg":"login rejected for ${spell(secret, (i) => '&<>'.includes(secret[i]!))}"}`;
+    const expected = '{"level":"error","msg":"login rejected for [REDACTED:env DB_PASSWORD]"}';
+    let raw = inner;
+    let want = expected;
+    for (let depth = 1; depth <= 3; depth++) {
+      const line = `${JSON.stringify({ v: 1, kind: 'stderr', raw })}\n`;
+      expect(m.hitsText(line), `depth ${depth}`).toBe(true);
+      expect(m.hitsBytes(Buffer.from(line)), `depth ${depth}`).toBe(true);
+      const out = m.maskLine(line);
+      expect(JSON.parse(out).raw, `depth ${depth}`).toBe(want);
+      expect(m.hitsText(out), `depth ${depth}`).toBe(false);
+      // one level deeper: this JSON text as a string inside another JSON document
+      raw = JSON.stringify({ text: raw });
+      want = JSON.stringify({ text: want });
+    }
+  });
+
+  it('masks any spelling of a secret in JSON text inside a string, every other character kept (property)', () => {
+    const chars = fc.constantFrom('a', 'Z', '9', '&', '<', '"', '\\', '/', 'é', '\n', ' ');
+    fc.assert(
+      fc.property(fc.array(chars, { minLength: 8, maxLength: 16 }), fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }), fc.integer({ min: 1, max: 3 }), (cs, esc, depth) => {
+        const value = cs.join('');
+        const mm = new EnvMasker([{ name: 'X_TOKEN', value }]);
+        let raw = `{"k":"<${spell(value, (i) => esc[i]!)}>","b":"keep \\u00e9"}`;
+        let want = '{"k":"<[REDACTED:env X_TOKEN]>","b":"keep \\u00e9"}';
+        for (let d = 1; d < depth; d++) {
+          raw = JSON.stringify({ t: raw });
+          want = JSON.stringify({ t: want });
+        }
+        const out = mm.maskLine(`${JSON.stringify({ v: 1, seq: 3, raw })}\n`);
+        expect(JSON.parse(out)).toEqual({ v: 1, seq: 3, raw: want });
+        expect(mm.hitsText(out)).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves a line with escapes but no secret byte for byte', () => {
     const line = '{"v":1,"t":"s3cr\\u0026t\\u003cpw\\u003e4","u":"a\\nb \\\\u0026"}\n';
     expect(m.hitsText(line)).toBe(false);
