@@ -2,7 +2,7 @@
  * `--debug`: mcp-tap's decision trace as pino JSON in a file, never on stdout (which carries only the
  * server's bytes), with every step of a shutdown escalation recorded.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
@@ -31,6 +31,19 @@ describe('debug trace', () => {
     // the human line is unchanged, and it is in the trace too
     expect(tapLines(run.stderr())).toEqual([`mcp-tap: logging to ${join(box.dir, 'x.log')}`]);
     expect(trace.some((r) => r.level === 40 && r.msg === `logging to ${join(box.dir, 'x.log')}`)).toBe(true);
+  });
+
+  it("masks the server's secret environment values (its argv is in the trace) and is readable by its owner only", async () => {
+    const debugLog = join(box.dir, 'secret-debug.log');
+    const key = 'sk-live-7c1d9e4b2a6f';
+    const run = box.track(runTap(['--debug-log', debugLog, '--no-log', '--', process.execPath, fixture('cat.mjs'), `--api-key=${key}`], { env: { API_TOKEN: key } }));
+    run.child.stdin.end();
+    expect((await run.exited()).code).toBe(0);
+    const text = readFileSync(debugLog, 'utf8');
+    expect(text).not.toContain('7c1d9e4b2a6f');
+    const trace = readTrace(debugLog);
+    expect(trace.find((r) => r.msg === 'spawn')?.['args']).toEqual([fixture('cat.mjs'), '--api-key=[REDACTED:env API_TOKEN]']);
+    if (process.platform !== 'win32') expect(statSync(debugLog).mode & 0o777).toBe(0o600);
   });
 
   it('MCP_TAP_DEBUG=1 writes <log dir>/mcp-tap-debug.log', async () => {

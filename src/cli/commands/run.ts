@@ -163,7 +163,10 @@ export async function runProxyCommand(argv: readonly string[], subcommands: read
   }
   if (parsed.debugLog) {
     refuseStdout(parsed.debugLog);
-    await openDebugLog(parsed.debugLog);
+    // the trace holds the server's argv and environment-derived paths: masked as the log is
+    const [{ EnvMasker }, { envSecrets }] = await Promise.all([import('../../log/env-mask.js'), import('../../log/env-secrets.js')]);
+    const masker = new EnvMasker(envSecrets(process.env, parsed.redactEnv ?? []));
+    await openDebugLog(parsed.debugLog, masker.active ? (line) => masker.maskLine(line) : undefined);
     trace('proxy', {
       version: VERSION,
       argv,
