@@ -40,3 +40,15 @@ export function refuseReason(host: string | undefined, origin: string | undefine
   }
   return null;
 }
+
+/**
+ * Why a request is malformed for a reverse proxy (a one-line reason, answered 400), or null: a target
+ * that is not a path (absolute form `http://other.example/…` names another host to whatever reads it
+ * next), or more than one Host line (only the first is checked and replaced; RFC 9112 §3.2 asks for 400).
+ */
+export function malformedReason(target: string | undefined, rawHeaders: readonly string[]): string | null {
+  if (target === undefined || !target.startsWith('/')) return `the request target ${JSON.stringify(target ?? '')} is not a path`;
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  return hosts > 1 ? `the request has ${hosts} Host header lines` : null;
+}

@@ -25,7 +25,7 @@ import { observeExchange, type TapContext } from './exchange-tap.js';
 import type { ObservedExchange } from './exchange-state.js';
 import { errorText, forward, type Upstream } from './forward.js';
 import { HttpTap, type SharedTaps } from './http-tap.js';
-import { refuseReason } from './loopback.js';
+import { malformedReason, refuseReason } from './loopback.js';
 import { maskQuery } from './mask.js';
 import { SessionRouter } from './session-router.js';
 
@@ -149,10 +149,12 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
   let stopping = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    const reason = refuseReason(req.headers.host, req.headers.origin);
+    const malformed = malformedReason(req.url, req.rawHeaders);
+    const reason = malformed ?? refuseReason(req.headers.host, req.headers.origin);
     if (reason !== null) {
-      run.event('refused', { http: { method: req.method ?? 'GET', path, status: 403 }, reason });
-      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(`mcp-tap: refused: ${reason}\n`);
+      const status = malformed !== null ? 400 : 403;
+      run.event('refused', { http: { method: req.method ?? 'GET', path, status }, reason });
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`mcp-tap: refused: ${reason}\n`);
       req.resume();
       return;
     }

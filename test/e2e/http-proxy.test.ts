@@ -334,11 +334,33 @@ describe('mcp-tap http: several hosts, auth, failures', () => {
     // a sandboxed iframe or a data: page of any site sends Origin: null
     expect(await status({ origin: 'null' })).toBe(403);
     expect(await status({ origin: 'http://localhost:3000' })).toBe(401); // loopback origin passes; the upstream wants a token
+    // what only a raw client sends: a target in absolute form (naming another host), a second Host line
+    const { connect } = await import('node:net');
+    const target = new URL(url);
+    const rawStatus = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+        const sock = connect(Number(target.port), '127.0.0.1');
+        let got = '';
+        sock.on('data', (d: Buffer) => (got += d.toString('latin1')));
+        sock.on('close', () => resolve(got.split(' ')[1] ?? ''));
+        sock.on('error', reject);
+        sock.write(`${head}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      });
+    expect(await rawStatus(`POST http://other.example${target.pathname} HTTP/1.1\r\nHost: ${target.host}`)).toBe('400');
+    expect(await rawStatus(`POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nHost: evil.example`)).toBe('400');
     expect(upstream.exchanges.length).toBe(before + 1);
     run.child.kill('SIGTERM');
     await run.exited();
     const refused = readRecords(log).filter((r) => r.event === 'refused');
-    expect(refused.map((r) => r.reason)).toEqual([expect.stringContaining('evil.example:80'), expect.stringContaining('http://evil.example'), 'Origin "null" is not a loopback origin']);
+    expect(refused.map((r) => r.reason)).toEqual([
+      expect.stringContaining('evil.example:80'),
+      expect.stringContaining('http://evil.example'),
+      'Origin "null" is not a loopback origin',
+      `the request target "http://other.example${target.pathname}" is not a path`,
+      'the request has 2 Host header lines',
+    ]);
+    expect(refused.map((r) => (r.http as { status: number }).status)).toEqual([403, 403, 403, 400, 400]);
   });
 });
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { refuseReason, hostName } from '../../src/http/loopback.js';
+import { hostName, malformedReason, refuseReason } from '../../src/http/loopback.js';
 import { endToEnd, rawHeader } from '../../src/http/headers.js';
 import { maskQuery, maskSessionId } from '../../src/http/mask.js';
 import { EndpointRewriter, rewriteEndpointData, rewriteEndpointEvent } from '../../src/http/endpoint-rewrite.js';
@@ -27,6 +27,13 @@ describe('loopback guard', () => {
     // the opaque origin a sandboxed iframe or a data: page of any site sends
     expect(refuseReason('localhost:1', 'null')).toBe('Origin "null" is not a loopback origin');
     expect(hostName('[::1')).toBeNull();
+  });
+  it('finds a request malformed for a reverse proxy: a target that is not a path, a second Host line', () => {
+    expect(malformedReason('/mcp?x=1', ['Host', '127.0.0.1:1', 'Accept', '*/*'])).toBeNull();
+    expect(malformedReason('//twice/slashed', ['Host', 'localhost'])).toBeNull();
+    expect(malformedReason('http://other.example/mcp', ['Host', 'localhost'])).toBe('the request target "http://other.example/mcp" is not a path');
+    expect(malformedReason('*', [])).toMatch(/is not a path/);
+    expect(malformedReason('/mcp', ['Host', 'localhost', 'HOST', 'evil.example'])).toBe('the request has 2 Host header lines');
   });
 });
 
