@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { RecordRedactor, secretEnvValues, type RedactOptions } from './redact.js';
+import { RecordRedactor, redactString, secretEnvValues, type RedactOptions } from './redact.js';
 
 export interface RedactFlags {
   redactKey?: string[];
@@ -76,4 +76,22 @@ export function redactorFrom(flags: RedactSwitch, env: NodeJS.ProcessEnv = proce
     return null;
   }
   return new RecordRedactor(redactOptionsFrom(flags, env));
+}
+
+/**
+ * Redaction of a report before it is rendered (check, audit, diff, stats): its findings and names quote
+ * what the records hold, so every string in it is redacted as export redacts text (the report's own
+ * structure and numbers kept); with --no-redact it is left as is.
+ */
+export function outputRedaction(flags: RedactSwitch, env: NodeJS.ProcessEnv = process.env): <T>(report: T) => T {
+  if (redactorFrom(flags, env) === null) return (report) => report;
+  const opts = redactOptionsFrom(flags, env);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactString(v, opts);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactString(k, opts), walk(x)]));
+    return v;
+  };
+  return <T>(report: T) => walk(report) as T;
 }

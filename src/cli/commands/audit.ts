@@ -4,6 +4,7 @@ import { readAudit, auditTargets } from '../../audit/read-audit.js';
 import { renderAuditJson, renderAuditSarif, renderAuditText } from '../../audit/render-audit.js';
 import { UsageError } from '../../errors.js';
 import { writeOutput } from '../../transcript/write-output.js';
+import { addRedactFlags, outputRedaction, type RedactSwitch } from '../../transcript/redact-options.js';
 import { setExitCode } from '../program.js';
 import { warn } from '../stderr.js';
 
@@ -17,7 +18,7 @@ const FORMATS = ['text', 'json', 'sarif'];
 
 /** Registers `audit`. */
 export function define(program: Command): void {
-  program
+  const cmd = program
     .command('audit')
     .summary('every server a host runs: shadowed tool names, cross-server references, security findings, context cost')
     .description(
@@ -30,12 +31,15 @@ export function define(program: Command): void {
     .argument('[logs...]', 'log files or directories of logs (default: the default log directory)')
     .option('--format <format>', FORMATS.join(', '), 'text')
     .option('-o, --output <file>', 'write to this file instead of stdout')
-    .option('--exit-code', 'exit 1 when there is any finding')
-    .action(async (inputs: string[], opts: AuditCliOptions) => {
+    .option('--exit-code', 'exit 1 when there is any finding');
+  addRedactFlags(cmd, 'show names and texts exactly as logged, secrets included (default: redacted as by export)')
+    .action(async (inputs: string[], opts: AuditCliOptions & RedactSwitch) => {
+      const redact = outputRedaction(opts);
       const format = opts.format.toLowerCase();
       if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(opts.format)}`);
       const report = await readAudit(await auditTargets(inputs), warn);
-      const text = format === 'json' ? renderAuditJson(report) : format === 'sarif' ? renderAuditSarif(report, { cwd: process.cwd() }) : renderAuditText(report);
+      const shown = redact(report);
+      const text = format === 'json' ? renderAuditJson(shown) : format === 'sarif' ? renderAuditSarif(shown, { cwd: process.cwd() }) : renderAuditText(shown);
       await writeOutput(opts.output, [text], process.stdout, format === 'text' ? 'text' : 'data');
       if (opts.exitCode && report.findings.length > 0) setExitCode(1);
     });

@@ -7,7 +7,7 @@ import { renderSarif } from '../../check/render-sarif.js';
 import { renderText } from '../../check/render-text.js';
 import type { CheckReport } from '../../check/report.js';
 import { checkLog, checkRun } from '../../check/run-check.js';
-import { collectOption } from '../../transcript/redact-options.js';
+import { addRedactFlags, collectOption, outputRedaction, type RedactSwitch } from '../../transcript/redact-options.js';
 import { writeOutput } from '../../transcript/write-output.js';
 import { setExitCode } from '../program.js';
 import { warn } from '../stderr.js';
@@ -27,7 +27,7 @@ function render(format: Format, report: CheckReport): string {
 
 /** Registers `check`. */
 export function define(program: Command): void {
-  program
+  const cmd = program
     .command('check')
     .summary('check a session (or run a server and check it): findings, security, errors, unanswered requests, assertions, token budgets; exit 1 on failure')
     .description(
@@ -53,9 +53,11 @@ export function define(program: Command): void {
     .option('--call <tool=json>', "--run: call this tool with these JSON arguments, e.g. echo='{\"message\":\"hi\"}' (repeatable)", collectOption)
     .option('--timeout <ms>', `--run: deadline of each step, initialize included (default ${DEFAULT_TIMEOUT_MS})`)
     .option('--log <file>', '--run: keep the session in this log file (appended) instead of a temporary one')
-    .option('--name <name>', '--run: server name for the log (default: derived from the command)')
-    .action(async (operands: string[], opts: CheckCliOptions) => {
+    .option('--name <name>', '--run: server name for the log (default: derived from the command)');
+  addRedactFlags(cmd, 'show what the findings quote exactly as logged, secrets included (default: redacted as by export)')
+    .action(async (operands: string[], opts: CheckCliOptions & RedactSwitch) => {
       const plan = planCheck(operands, opts);
+      const redact = outputRedaction(opts);
       let report: CheckReport;
       let after: (() => Promise<void>) | undefined;
       if (plan.run) {
@@ -69,8 +71,9 @@ export function define(program: Command): void {
         report = await checkLog(plan, warn);
       }
       try {
-        await writeOutput(plan.output, [render(plan.format, report)], process.stdout, plan.format === 'text' ? 'text' : 'data');
-        if (plan.output !== undefined && plan.output !== '-' && plan.format !== 'text') process.stderr.write(renderText(report));
+        const shown = redact(report);
+        await writeOutput(plan.output, [render(plan.format, shown)], process.stdout, plan.format === 'text' ? 'text' : 'data');
+        if (plan.output !== undefined && plan.output !== '-' && plan.format !== 'text') process.stderr.write(renderText(shown));
       } finally {
         await after?.();
       }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_MIN_MS, DEFAULT_RATIO, diffBaselines } from '../../check/diff.js';
 import { loadBaseline } from '../../check/load-baseline.js';
+import { addRedactFlags, outputRedaction, type RedactSwitch } from '../../transcript/redact-options.js';
 import { renderDiffJson, renderDiffText } from '../../check/render-diff.js';
 import { UsageError } from '../../errors.js';
 import { loadTokenizer } from '../../lens/context/tokenizer.js';
@@ -25,7 +26,7 @@ function number(flag: string, value: string, min: number): number {
 
 /** Registers `diff`. */
 export function define(program: Command): void {
-  program
+  const cmd = program
     .command('diff')
     .summary('what changed between two baselines, logs or sessions: tools, capabilities, latency, findings')
     .description(
@@ -41,16 +42,18 @@ export function define(program: Command): void {
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--ratio <x>', 'latency regression: B median ≥ x × A median', String(DEFAULT_RATIO))
     .option('--min-ms <ms>', 'latency regression: and B median ≥ A median + ms', String(DEFAULT_MIN_MS))
-    .option('--exit-code', 'exit 1 when there is any difference')
-    .action(async (a: string, b: string, opts: DiffCliOptions) => {
+    .option('--exit-code', 'exit 1 when there is any difference');
+  addRedactFlags(cmd, 'show names and texts exactly as logged, secrets included (default: redacted as by export)')
+    .action(async (a: string, b: string, opts: DiffCliOptions & RedactSwitch) => {
+      const redact = outputRedaction(opts);
       const format = opts.format.toLowerCase();
       if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got ${JSON.stringify(opts.format)}`);
       const ratio = number('--ratio', opts.ratio, 1);
       const minMs = number('--min-ms', opts.minMs, 0);
       const left = await loadBaseline(a, warn);
       const right = await loadBaseline(b, warn);
-      const result = diffBaselines(left.baseline, right.baseline, { ratio, minMs, tokenizer: await loadTokenizer() });
-      const sides = [{ label: left.label, baseline: left.baseline }, { label: right.label, baseline: right.baseline }] as const;
+      const result = redact(diffBaselines(left.baseline, right.baseline, { ratio, minMs, tokenizer: await loadTokenizer() }));
+      const sides = redact([{ label: left.label, baseline: left.baseline }, { label: right.label, baseline: right.baseline }] as const);
       const text = format === 'json' ? renderDiffJson(result, ...sides) : renderDiffText(result, ...sides);
       await writeOutput(opts.output, [text], process.stdout, format === 'json' ? 'data' : 'text');
       if (opts.exitCode && result.differences.length > 0) setExitCode(1);

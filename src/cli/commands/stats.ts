@@ -7,6 +7,7 @@ import type { LogRecord } from '../../log/record.js';
 import { openInput } from '../../transcript/read-input.js';
 import { renderTextStats, StatsBuilder, statsNeedsBody } from '../../transcript/stats.js';
 import { writeOutput } from '../../transcript/write-output.js';
+import { addRedactFlags, outputRedaction, type RedactSwitch } from '../../transcript/redact-options.js';
 import { escapeControl } from '../../text/escape.js';
 import { progressFor } from '../../view/progress-line.js';
 import { warn } from '../stderr.js';
@@ -18,7 +19,7 @@ interface StatsCliOptions {
 }
 
 export function define(program: Command): void {
-  program
+  const cmd = program
     .command('stats')
     .summary('per method and per tool: count, errors, latency percentiles, bytes; context cost in tokens')
     .description(
@@ -31,8 +32,10 @@ export function define(program: Command): void {
     .argument('[file]', 'the log file (default: the most recently written log in the default log directory)')
     .option('--session <which>', "'last', 'all', or a session id (or unique prefix)", 'last')
     .option('--json', 'print the numbers as JSON')
-    .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout')
-    .action(async (file: string | undefined, opts: StatsCliOptions) => {
+    .option('-o, --output <file>', 'write to this file (atomically, mode 0600) instead of stdout');
+  addRedactFlags(cmd, 'show names and texts exactly as logged, secrets included (default: redacted as by export)')
+    .action(async (file: string | undefined, opts: StatsCliOptions & RedactSwitch) => {
+      const redact = outputRedaction(opts);
       const path = file ?? (await findLatestLog());
       const progress = progressFor(path);
       const needsBody = (h: LogRecord) => statsNeedsBody(h) || contextNeedsBody(h);
@@ -44,7 +47,8 @@ export function define(program: Command): void {
         progress.done();
       }
       const stats = builder.finish();
-      const text = opts.json ? `${JSON.stringify(stats, null, 2)}\n` : renderTextStats(stats, escapeControl);
+      const shown = redact(stats);
+      const text = opts.json ? `${JSON.stringify(shown, null, 2)}\n` : renderTextStats(shown, escapeControl);
       await writeOutput(opts.output, [text], process.stdout, opts.json ? 'data' : 'text');
     });
 }
