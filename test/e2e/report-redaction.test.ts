@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { runTap } from '../helpers/run-tap.js';
 
-const LOGS = join(ROOT, 'test', 'fixtures', 'logs');
+const LOGS = join(ROOT, 'test', 'fixtures', 'redaction');
 const A = join(LOGS, 'planted-secrets-a.jsonl');
 const B = join(LOGS, 'planted-secrets-b.jsonl');
 /** Distinctive parts of the secrets planted in the two logs. */
