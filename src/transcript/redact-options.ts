@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { RecordRedactor, redactString, secretEnvValues, type RedactOptions } from './redact.js';
+import { RecordRedactor, redactStrings, secretEnvValues, type RedactOptions } from './redact.js';
 
 export interface RedactFlags {
   redactKey?: string[];
@@ -69,29 +69,25 @@ export function addRedactFlags(cmd: Command, noRedactHelp = 'keep every value as
  * --no-redact. A user rule together with --no-redact is a usage error.
  */
 export function redactorFrom(flags: RedactSwitch, env: NodeJS.ProcessEnv = process.env): RecordRedactor | null {
-  if (!flags.redact) {
-    if (flags.redactKey || flags.redactPattern || flags.redactEnv) {
-      throw new UsageError('--no-redact cannot be combined with --redact-key, --redact-pattern or --redact-env');
-    }
-    return null;
+  return redactionOff(flags) ? null : new RecordRedactor(redactOptionsFrom(flags, env));
+}
+
+/** True with --no-redact; a user rule together with it is a usage error. */
+function redactionOff(flags: RedactSwitch): boolean {
+  if (flags.redact) return false;
+  if (flags.redactKey || flags.redactPattern || flags.redactEnv) {
+    throw new UsageError('--no-redact cannot be combined with --redact-key, --redact-pattern or --redact-env');
   }
-  return new RecordRedactor(redactOptionsFrom(flags, env));
+  return true;
 }
 
 /**
  * Redaction of a report before it is rendered (check, audit, diff, stats): its findings and names quote
- * what the records hold, so every string in it is redacted as export redacts text (the report's own
- * structure and numbers kept); with --no-redact it is left as is.
+ * what the records hold, so every string in it is redacted (redactStrings); with --no-redact it is left
+ * as is.
  */
 export function outputRedaction(flags: RedactSwitch, env: NodeJS.ProcessEnv = process.env): <T>(report: T) => T {
-  if (redactorFrom(flags, env) === null) return (report) => report;
+  if (redactionOff(flags)) return (report) => report;
   const opts = redactOptionsFrom(flags, env);
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactString(v, opts);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
-    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactString(k, opts), walk(x)]));
-    return v;
-  };
-  return <T>(report: T) => walk(report) as T;
+  return <T>(report: T) => redactStrings(report, opts) as T;
 }

@@ -170,6 +170,11 @@ function walk(value: unknown, c: Compiled, mode: Mode, depth: number): unknown {
     entries.push([newKey, r]);
   }
   if (!out && !renamed) return value;
+  return objectOf(entries);
+}
+
+/** An object of `entries` whose keys redaction may have made equal: a later one gets `#2`, `#3`, … */
+function objectOf(entries: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [k, v] of entries) {
     let name = k;
@@ -211,6 +216,21 @@ function walkSchemaProperties(props: Record<string, unknown>, c: Compiled, depth
 /** Redacts a parsed JSON value: secret keys at any depth, token shapes in strings, JSON nested as text, schemas. */
 export function redactValue(value: unknown, opts?: RedactOptions): unknown {
   return walk(value, compile(opts), 'data', 0);
+}
+
+/**
+ * Redacts every string of a plain value, keys included, with the text rules only: for a report about a
+ * log (check, audit, diff, stats), whose own members (`session`, `tokens`) must not be taken for secrets.
+ */
+export function redactStrings(value: unknown, opts?: RedactOptions): unknown {
+  const c = compile(opts);
+  const walkStrings = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactText(v, c);
+    if (Array.isArray(v)) return v.map(walkStrings);
+    if (typeof v === 'object' && v !== null) return objectOf(Object.entries(v).map(([k, x]) => [redactText(k, c), walkStrings(x)]));
+    return v;
+  };
+  return walkStrings(value);
 }
 
 /** Redacts one string with the text rules (token shapes, `name=value`, user patterns, known values). */

@@ -11,6 +11,7 @@ import {
   isSecretKey,
   redactArgs,
   redactString,
+  redactStrings,
   redactValue,
   secretEnvValues,
   type RedactOptions,
@@ -294,5 +295,19 @@ describe('command-line redaction settings', () => {
       { name: 'GITHUB_TOKEN', value: 'gh-value-1' },
     ]);
     expect(redactValue({ ref: 'r', t: 'x gh-value-1 plain-value' }, opts)).toEqual({ ref: '[REDACTED:key:ref]', t: 'x [REDACTED:env:GITHUB_TOKEN] [REDACTED:env:PLAIN]' });
+  });
+});
+
+describe('redactStrings (a report about a log)', () => {
+  it('redacts every string and key by the text rules, keeps its own members and numbers, and two keys that redact alike', () => {
+    const a = `sk-ant-api03-${'a'.repeat(40)}`;
+    const b = `sk-ant-api03-${'b'.repeat(40)}`;
+    const out = redactStrings({ session: 'abc-1', tokens: 42, rows: { [a]: 1, [b]: 2 }, problems: [{ message: `denied for ${a}` }] }) as Record<string, any>;
+    expect(out.session).toBe('abc-1');
+    expect(out.tokens).toBe(42);
+    expect(Object.values(out.rows)).toEqual([1, 2]);
+    expect(JSON.stringify(out)).not.toContain('aaaaaaaaaa');
+    expect(JSON.stringify(out)).not.toContain('bbbbbbbbbb');
+    expect(out.problems[0].message).toMatch(/^denied for \[REDACTED:/);
   });
 });
