@@ -58,8 +58,8 @@ function spelledForms(value: string): RegExp {
 /** A `\u`, `\/` or `\\` escape (one regex pass over a latin1 view costs less than three byte searches). */
 const RARE_ESCAPE = /\\[u/\\]/;
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-/** The short escape letter of a character (the reverse of SIMPLE_ESCAPES). */
-const SHORT_ESCAPE_OF: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+/** The short escape letter of a character (SIMPLE_ESCAPES the other way round). */
+const SHORT_ESCAPE_OF: Record<string, string> = Object.fromEntries(Object.entries(SIMPLE_ESCAPES).map(([letter, ch]) => [ch, letter]));
 
 /** The value of a hex digit's char code, or -1. */
 function hexValue(c: number): number {
@@ -109,7 +109,7 @@ const MIN_LEARNED = 8;
 /** Masks the values of a set of secrets (fixed at start, plus those learned on the wire) in serialized records. */
 export class EnvMasker {
   private forms: Form[] = [];
-  private readonly secrets: Array<{ value: string; replacement: string }> = [];
+  private readonly secrets: Array<{ value: string; replacement: string; spelled?: RegExp }> = [];
   private readonly fixed: number;
 
   constructor(secrets: readonly EnvSecret[]) {
@@ -287,7 +287,7 @@ export class EnvMasker {
     let out = s;
     for (const sec of this.secrets) if (out.includes(sec.value)) out = out.split(sec.value).join(sec.replacement);
     // escapes left in a parsed string: JSON text inside it, the secret spelled with them
-    if (out.includes('\\') && this.hitsDecoded(out)) for (const sec of this.secrets) out = out.replace(spelledForms(sec.value), sec.replacement);
+    if (out.includes('\\') && this.hitsDecoded(out)) for (const sec of this.secrets) out = out.replace((sec.spelled ??= spelledForms(sec.value)), sec.replacement);
     return out;
   }
 }

@@ -46,5 +46,4 @@ export class PendingIndex<V> {
     this.slots[s] = undefined;
     this.free.push(s);
   }
-
 }
