@@ -48,6 +48,10 @@ export function syncChildren(root: Node, nodes: readonly Node[]): void {
   }
 }
 
+/** Attributes morph leaves as they are (a style goes through the CSSOM; a canvas's size is its drawing's). */
+const STYLE_KEPT = new Set(['style']);
+const CANVAS_KEPT = new Set(['style', 'width', 'height']);
+
 /**
  * Makes `old` look like `fresh` (same tag, attributes, text and children) while keeping `old` and every
  * descendant whose tag still matches: a press held on an element that is redrawn (a bar whose width grows
@@ -59,8 +63,10 @@ export function morph(old: Element, fresh: Element): Element {
     old.replaceWith(fresh);
     return fresh;
   }
-  // styles through the CSSOM: the pages' CSP blocks writing a style attribute
-  for (const a of [...old.attributes]) if (a.name !== 'style' && !fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+  // styles through the CSSOM: the pages' CSP blocks writing a style attribute; a canvas's size is its
+  // drawing's (resetting it clears what was drawn), not the markup's
+  const kept = old instanceof HTMLCanvasElement ? CANVAS_KEPT : STYLE_KEPT;
+  for (const a of [...old.attributes]) if (!kept.has(a.name) && !fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
   for (const a of fresh.attributes) if (a.name !== 'style' && old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
   if (old instanceof HTMLElement && fresh instanceof HTMLElement && old.style.cssText !== fresh.style.cssText) old.style.cssText = fresh.style.cssText;
   const oldKids = old.childNodes;

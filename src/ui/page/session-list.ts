@@ -44,6 +44,8 @@ export function fillServers(sel: HTMLSelectElement, cards: readonly SessionCard[
 export class SessionList {
   /** The cards in the document by key. */
   private drawn = new Map<string, Element>();
+  /** The latencies each sparkline shows (the same array is not drawn again). */
+  private readonly sparks = new WeakMap<HTMLCanvasElement, readonly number[]>();
   private readonly empty = el('p', 'empty');
 
   constructor(private readonly root: HTMLElement) {}
@@ -66,8 +68,13 @@ export class SessionList {
       items.push(this.empty);
     }
     syncChildren(this.root, items);
-    // drawn once laid out: the canvas takes its size from the page
-    shown.forEach((c, i) => drawSparkline(items[i]!.querySelector<HTMLCanvasElement>('canvas.spark')!, c.latency, c.errors > 0));
+    // drawn once laid out (the canvas takes its size from the page), and only when the latencies changed
+    shown.forEach((c, i) => {
+      const canvas = items[i]!.querySelector<HTMLCanvasElement>('canvas.spark')!;
+      if (this.sparks.get(canvas) === c.latency) return;
+      this.sparks.set(canvas, c.latency);
+      drawSparkline(canvas, c.latency, c.errors > 0);
+    });
   }
 }
 
