@@ -7,22 +7,16 @@
  */
 import { toolText } from '../lens/context/model-text.js';
 import type { Tokenizer } from '../lens/context/tokenizer.js';
-import { percentile } from '../transcript/stats.js';
 import { VERSION } from '../version.js';
 import { FINDING_CATEGORIES } from './rules.js';
 import { evaluate } from './evaluate.js';
 import type { ListedItem, SessionFacts } from './facts.js';
+import type { LatencyStat } from './latency-medians.js';
+
+export type { LatencyStat } from './latency-medians.js';
 
 /** Format version written in `mcpTapBaseline`; bumped when a field changes meaning. */
 export const BASELINE_VERSION = 1;
-
-/** Latency of one method or tool in one session. */
-export interface LatencyStat {
-  /** Answers measured. */
-  n: number;
-  /** Nearest-rank median, ms. */
-  median: number;
-}
 
 /** The baseline file (docs/check.md). */
 export interface Baseline {
@@ -58,30 +52,13 @@ function definitions(items: ListedItem[] | null): Record<string, Record<string, 
   return items === null ? null : byKey(items.map((i) => [i.key, i.def]));
 }
 
-function medians(groups: Map<string, number[]>): Record<string, LatencyStat> {
-  return byKey(
-    [...groups].map(([k, ms]) => {
-      const sorted = [...ms].sort((a, b) => a - b);
-      return [k, { n: sorted.length, median: Math.round(percentile(sorted, 50)! * 1000) / 1000 }];
-    }),
-  );
+function medians(stats: Map<string, LatencyStat>): Record<string, LatencyStat> {
+  return byKey([...stats].map(([k, s]) => [k, { n: s.n, median: Math.round(s.median * 1000) / 1000 }]));
 }
 
 /** The baseline of one session's facts; with a tokenizer, the tokens of each tool definition too. */
 export function buildBaseline(facts: SessionFacts, tokenizer?: Tokenizer): Baseline {
   const startTime = facts.startTime;
-  const methods = new Map<string, number[]>();
-  const tools = new Map<string, number[]>();
-  const add = (m: Map<string, number[]>, k: string, v: number) => {
-    const list = m.get(k);
-    if (list) list.push(v);
-    else m.set(k, [v]);
-  };
-  for (const q of facts.requests) {
-    if (q.from !== 'client' || q.answer?.ms === undefined) continue;
-    add(methods, q.method, q.answer.ms);
-    if (q.method === 'tools/call' && q.target !== undefined) add(tools, q.target, q.answer.ms);
-  }
   const findings = new Map<string, number>();
   const report = evaluate(facts);
   for (const p of report.problems) {
@@ -110,7 +87,7 @@ export function buildBaseline(facts: SessionFacts, tokenizer?: Tokenizer): Basel
     resources: definitions(facts.resources),
     resourceTemplates: definitions(facts.resourceTemplates),
     prompts: definitions(facts.prompts),
-    latency: { methods: medians(methods), tools: medians(tools) },
+    latency: { methods: medians(facts.latency.methods), tools: medians(facts.latency.tools) },
     findings: byKey([...findings]),
     ...(listed !== null && tokenizer ? { tokens: toolTokens(listed, tokenizer) } : {}),
   };

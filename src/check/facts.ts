@@ -7,6 +7,7 @@
 import type { ContextCost } from '../lens/context/context-cost.js';
 import type { Omitted } from '../log/keep-first.js';
 import type { JsonRpcId } from '../log/record.js';
+import type { LatencyStat } from './latency-medians.js';
 import type { OmittedRequests } from './omitted.js';
 
 /** Where a fact sits in the log: the record's seq and its 1-based line in the file. */
@@ -101,6 +102,12 @@ export interface SessionFacts {
   /** Epoch ms of the session's first record. */
   startTime?: number;
   durationMs?: number;
+  /**
+   * Latency of the client's requests answered (a task call's when its task ended), per method and per
+   * tool of tools/call, in the order they were first answered: of every request, kept or not
+   * (latency-medians.ts).
+   */
+  latency: { methods: Map<string, LatencyStat>; tools: Map<string, LatencyStat> };
   /** Bounded gathering (GatherBound): the requests left out of `requests`, and what they count for. */
   omitted?: OmittedRequests;
   /** Notes left out of `notes` (past the first `perRule` of their code), by code. */
@@ -131,6 +138,12 @@ export interface GatherBound {
 
 /** How many requests check lists whole before it keeps only those that matter (docs/check.md). */
 export const LISTED_REQUESTS = 1000;
+
+/**
+ * What baseline and diff keep of a session: no request listed (latencies are streamed, findings
+ * counted), so they read any session in the memory check does.
+ */
+export const BASELINE_BOUND: GatherBound = { listed: 0, maxMs: [], forbidTools: [] };
 
 /** Results check keeps whole per rule (and per error code); the rest are counted (docs/check.md). */
 export const RESULTS_PER_RULE = 1000;

@@ -10,6 +10,7 @@ import type { JsonRpcId, LogRecord } from '../log/record.js';
 import { TASK_CALLS, TaskCalls, taskFacts, type TaskFacts } from '../log/task-records.js';
 import { RESULTS_PER_RULE, type AnswerFact, type GatherBound, type Located, type RequestFact, type SessionFacts, type TaskFact } from './facts.js';
 import { KEPT_IN_ALL, KeptRequests } from './kept-requests.js';
+import { LatencyMedians } from './latency-medians.js';
 import type { JudgedRequest } from './request-results.js';
 import { isListing, ServerFacts } from './server-facts.js';
 
@@ -57,8 +58,12 @@ export class SessionGatherer {
   private readonly keeper?: KeptRequests;
   /** Requests answered with a task, until it ends (bounded; a counted one dropped is counted as running). */
   private readonly taskCalls = new TaskCalls<RequestFact | CountedTask>(TASK_CALLS, (q) => {
+    this.timed(q, q.answer?.ms); // its task's end is looked for no more: timed by its answer
     if ('counted' in q) this.keeper!.count(q);
   });
+  /** Latencies of the client's requests, per method and per tool, streamed (SessionFacts.latency). */
+  private readonly methodMs = new LatencyMedians();
+  private readonly toolMs = new LatencyMedians();
   /** Bounded: notes per code. */
   private readonly noteQuota: KeepFirst;
 
@@ -76,6 +81,7 @@ export class SessionGatherer {
       prompts: null,
       ended: false,
       omittedNotes: [],
+      latency: { methods: new Map(), tools: new Map() },
     };
     this.server = new ServerFacts(this.facts);
     if (bound) {
@@ -133,6 +139,7 @@ export class SessionGatherer {
     if (tf.endMs === undefined || t.ended) return;
     t.ended = true;
     q.answer = { ...q.answer, seq: at.seq, line: at.line, ms: tf.endMs };
+    this.timed(q, tf.endMs);
     this.taskCalls.delete(this.facts.session, tf.callSeq);
     if ('counted' in q) this.keeper!.count(q);
     else this.keeper?.settle(q);
@@ -142,14 +149,23 @@ export class SessionGatherer {
     const f = this.facts;
     for (const q of this.taskCalls.values()) {
       if (q.task && !q.task.ended && this.lastTime !== undefined) q.task.runningMs = Math.max(0, this.lastTime - q.task.callTime);
+      this.timed(q, q.answer?.ms); // still running: timed by its answer
       if ('counted' in q) this.keeper!.count(q);
     }
+    f.latency = { methods: this.methodMs.stats(), tools: this.toolMs.stats() };
     this.server.finish();
     if (this.firstTime !== undefined) f.startTime = this.firstTime;
     if (this.firstTime !== undefined && this.lastTime !== undefined) f.durationMs = this.lastTime - this.firstTime;
     if (this.keeper) f.requests = this.keeper.finish();
     f.omittedNotes = this.noteQuota.omitted();
     return f;
+  }
+
+  /** A client request is done (answered; a task call when its task ended or is no more followed): its latency counts. */
+  private timed(q: JudgedRequest, ms: number | undefined): void {
+    if (q.from !== 'client' || ms === undefined) return;
+    this.methodMs.add(q.method, ms);
+    if (q.method === 'tools/call' && q.target !== undefined) this.toolMs.add(q.target, ms);
   }
 
   private intern(s: string): string {
@@ -222,6 +238,7 @@ export class SessionGatherer {
       };
     }
     const task = createdTask(r, a);
+    if (!task) this.timed(q ?? waiting!, a.ms);
     if (!q) {
       // a request kept compact: counted once it is done, with its task when it made one
       if (task) this.taskCalls.set(this.facts.session, reqSeq, { ...waiting!, counted: true, answer: a, task });

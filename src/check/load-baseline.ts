@@ -8,6 +8,7 @@ import { InputError } from '../errors.js';
 import { describeFsError } from '../log/fs-error.js';
 import { escapeControl } from '../text/escape.js';
 import { buildBaseline, BASELINE_VERSION, type Baseline } from './baseline.js';
+import { BASELINE_BOUND } from './facts.js';
 import { readFacts } from './read-facts.js';
 
 type Obj = Record<string, unknown>;
@@ -104,6 +105,6 @@ export async function loadBaseline(spec: string, warn?: (m: string) => void): Pr
     if (baseline.mcpTapBaseline > BASELINE_VERSION) warn?.(`${file} is a baseline of a newer format (${baseline.mcpTapBaseline}); comparing what this version understands`);
     return { baseline, label: file, kind: 'baseline' };
   }
-  const facts = await readFacts(file, { session: session ?? 'last', ...(warn ? { warn } : {}) });
+  const facts = await readFacts(file, { session: session ?? 'last', bound: BASELINE_BOUND, ...(warn ? { warn } : {}) });
   return { baseline: buildBaseline(facts), label: `${file} (session ${escapeControl(facts.session)})`, kind: 'log' };
 }

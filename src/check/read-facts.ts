@@ -21,7 +21,7 @@ export interface FactsChoice {
   warn?: (message: string) => void;
   /** Told the bytes and records read so far (progress lines). */
   onProgress?: (bytes: number, records: number) => void;
-  /** Keep a bounded list of requests (check); without it every request is kept (baseline's latencies). */
+  /** Keep a bounded list of requests (check, audit; BASELINE_BOUND for baseline and diff); without it every request is kept (check --run). */
   bound?: GatherBound;
   /** The lenses whose notes become facts beside the log's own (default: every lens, src/lens/lenses.ts). */
   lenses?: readonly LensKind[];

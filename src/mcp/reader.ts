@@ -6,6 +6,7 @@
  */
 import { buildBaseline, type Baseline } from '../check/baseline.js';
 import type { CheckPlan } from '../check/check-options.js';
+import { BASELINE_BOUND } from '../check/facts.js';
 import { readFacts } from '../check/read-facts.js';
 import type { CheckReport } from '../check/report.js';
 import { checkLog } from '../check/run-check.js';
@@ -104,7 +105,7 @@ export class Reader {
   /** The baseline of one session (what `diff` compares), from its redacted records. */
   async baseline(found: FoundSession, tokenizer?: Tokenizer): Promise<Baseline> {
     const redactor = this.redactor();
-    const facts = await readFacts(found.log.path, { session: found.summary.id, transform: (r) => redactor.next(r) });
+    const facts = await readFacts(found.log.path, { session: found.summary.id, bound: BASELINE_BOUND, transform: (r) => redactor.next(r) });
     return buildBaseline(facts, tokenizer);
   }
 }

@@ -1,6 +1,7 @@
 /** `mcp-tap baseline save`: a session's tools, resources, prompts, capabilities, latencies and finding codes as a JSON file for `diff`. */
 import type { Command } from 'commander';
 import { buildBaseline } from '../../check/baseline.js';
+import { BASELINE_BOUND } from '../../check/facts.js';
 import { readFacts } from '../../check/read-facts.js';
 import { loadTokenizer } from '../../lens/context/tokenizer.js';
 import { findLatestLog } from '../../log/log-files.js';
@@ -32,7 +33,7 @@ export function define(program: Command): void {
     .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
     .action(async (file: string | undefined, opts: SaveCliOptions) => {
       const path = file ?? (await findLatestLog());
-      const facts = await readFacts(path, { session: opts.session, warn });
+      const facts = await readFacts(path, { session: opts.session, bound: BASELINE_BOUND, warn });
       await writeOutput(opts.output, [`${JSON.stringify(buildBaseline(facts, await loadTokenizer()), null, 2)}\n`], process.stdout, 'data');
     });
 }
