@@ -6,13 +6,12 @@
  * latency they ran out of heap on it even in 48 MB. The latency medians are the exact nearest-rank ones
  * (computed here from the generator's formula) and the finding counts exact.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain ESM script of the bench, shared with the reader bench
 import { writeLargeLog } from '../../bench/gen-log.mjs';
-import { CLI, tempDir } from '../helpers/paths.js';
+import { runCliWithHeap, type CliRun } from '../helpers/heap-limited-cli.js';
+import { tempDir } from '../helpers/paths.js';
 
 const PAIRS = 30_000;
 const HEAP = 24;
@@ -27,17 +26,7 @@ const latencies = Array.from({ length: PAIRS }, (_, k) => 0.05 + (((k + 1) * 791
 const median = Math.round(latencies[Math.ceil(PAIRS / 2) - 1]! * 1000) / 1000;
 
 /** The CLI in a child with a HEAP MB V8 heap; its output (to a file) and exit. */
-function run(args: string[]): { code: number | null; err: string; text: string } {
-  const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP}`, CLI, ...args, '-o', out], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
-  let text = '';
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch {
-    // no output: code and stderr say why
-  }
-  return { code: r.status, err: r.stderr, text };
-}
+const run = (args: string[]): CliRun => runCliWithHeap(args, join(dir, `out-${Math.random().toString(36).slice(2)}`), HEAP);
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('mcp-tap-baseline-sick-'));

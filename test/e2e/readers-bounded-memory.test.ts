@@ -5,13 +5,12 @@
  * summary of the whole (`--full`, on a smaller log). The logs are written directly in the documented
  * format by bench/gen-log.mjs.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain ESM script of the bench, shared with the reader bench
 import { writeLargeLog } from '../../bench/gen-log.mjs';
-import { CLI, tempDir } from '../helpers/paths.js';
+import { runCliWithHeap, type CliRun } from '../helpers/heap-limited-cli.js';
+import { tempDir } from '../helpers/paths.js';
 
 const PAIRS = 36_000;
 /** Still sampled (more than 4,000 records), small enough to export whole as a reference. */
@@ -35,21 +34,7 @@ const isErrors = count((i) => i % IS_ERROR_EVERY === 0 && i % ERROR_EVERY !== 0)
 const notes = count((i) => i % NOTE_EVERY === 0);
 
 /** The CLI in a child with a 96 MB heap (or `heap` MB; none when false), output to a file. */
-function run(args: string[], out: string, heap: boolean | number = true): { code: number | null; err: string; text: string } {
-  const limit = heap === true ? 96 : heap;
-  const r = spawnSync(process.execPath, [...(limit !== false ? [`--max-old-space-size=${limit}`] : []), CLI, ...args, '-o', out], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  let text = '';
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch {
-    // no output: the assertions on code and stderr say why
-  }
-  return { code: r.status, err: r.stderr, text };
-}
+const run = (args: string[], out: string, heap: boolean | number = true): CliRun => runCliWithHeap(args, out, heap === true ? 96 : heap, 120_000);
 
 /** The Markdown summary section: from `# Summary` to `# Conversation`. */
 const mdSummary = (md: string): string => md.slice(md.indexOf('# Summary'), md.indexOf('# Conversation'));

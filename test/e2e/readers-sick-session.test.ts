@@ -9,11 +9,11 @@
  * and its counts stay exact, with "… and N more" where it left records out.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain ESM script of the bench, shared with the reader bench
 import { writeLargeLog } from '../../bench/gen-log.mjs';
+import { runCliWithHeap, type CliRun } from '../helpers/heap-limited-cli.js';
 import { CLI, tempDir } from '../helpers/paths.js';
 
 const PAIRS = 30_000;
@@ -27,17 +27,7 @@ let neverAnswered: string;
 let noInitRecords: number;
 
 /** The CLI in a child with a `heap` MB V8 heap; its output (to a file) and exit. */
-function run(args: string[], heap: number): { code: number | null; err: string; text: string } {
-  const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${heap}`, CLI, ...args, '-o', out], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
-  let text = '';
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch {
-    // no output: code and stderr say why
-  }
-  return { code: r.status, err: r.stderr, text };
-}
+const run = (args: string[], heap: number): CliRun => runCliWithHeap(args, join(dir, `out-${Math.random().toString(36).slice(2)}`), heap);
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('mcp-tap-sick-'));
