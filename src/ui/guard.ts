@@ -1,7 +1,9 @@
 /**
  * Who may ask the live UI anything: a request must name this server as its Host (a DNS-rebinding page
  * names its own domain), come from no other origin, and carry the token — in the URL on the first load,
- * then in a cookie bound to this port. Pure: headers and URL in, a verdict out.
+ * then in a cookie bound to this port. The one request another site may make is a page load that carries
+ * the token in its URL: `ui --open`'s launch file is a file:// page, so its redirect comes cross-site.
+ * Pure: headers and URL in, a verdict out.
  */
 import { timingSafeEqual } from 'node:crypto';
 
@@ -10,7 +12,11 @@ export interface GuardConfig {
   port: number;
 }
 
-export type Verdict = { ok: true; viaQuery: boolean } | { ok: false; why: string };
+/**
+ * `query`: the token in the URL; `launch`: the same, in a page load from another site (answered with the
+ * cookie and a same-origin hop to the page only); `cookie`: the token in this port's cookie.
+ */
+export type Verdict = { ok: true; via: 'query' | 'launch' | 'cookie' } | { ok: false; why: string };
 
 /** The cookie carrying the token: one per port, since cookies are not told apart by port. */
 export function cookieName(port: number): string {
@@ -39,6 +45,11 @@ export function cookieValue(header: string | null, name: string): string | undef
   return undefined;
 }
 
+/** Whether a request is a browser's load of the page itself (a top-level navigation to `/`), not a fetch, frame or image. */
+function isPageLoad(req: Request, url: URL): boolean {
+  return req.method === 'GET' && url.pathname === '/' && req.headers.get('sec-fetch-mode') === 'navigate' && req.headers.get('sec-fetch-dest') === 'document';
+}
+
 /** Checks Host, Origin and the token of one request. */
 export function checkRequest(req: Request, cfg: GuardConfig): Verdict {
   const hosts = allowedHosts(cfg.port);
@@ -47,10 +58,11 @@ export function checkRequest(req: Request, cfg: GuardConfig): Verdict {
   const origin = req.headers.get('origin');
   if (origin !== null && !hosts.has(origin.toLowerCase().replace(/^http:\/\//, ''))) return { ok: false, why: 'foreign Origin' };
   if (origin !== null && !origin.toLowerCase().startsWith('http://')) return { ok: false, why: 'foreign Origin' };
+  const url = new URL(req.url);
+  const byQuery = sameToken(url.searchParams.get('token') ?? undefined, cfg.token);
   const site = req.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') return { ok: false, why: 'cross-site request' };
-  const query = new URL(req.url).searchParams.get('token') ?? undefined;
-  if (sameToken(query, cfg.token)) return { ok: true, viaQuery: true };
-  if (sameToken(cookieValue(req.headers.get('cookie'), cookieName(cfg.port)), cfg.token)) return { ok: true, viaQuery: false };
+  if (site !== null && site !== 'same-origin' && site !== 'none') return byQuery && isPageLoad(req, url) ? { ok: true, via: 'launch' } : { ok: false, why: 'cross-site request' };
+  if (byQuery) return { ok: true, via: 'query' };
+  if (sameToken(cookieValue(req.headers.get('cookie'), cookieName(cfg.port)), cfg.token)) return { ok: true, via: 'cookie' };
   return { ok: false, why: 'no valid token' };
 }

@@ -41,6 +41,9 @@ export const EVENTS_MAX_QUEUED = 4 * 1024 * 1024;
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/** The answer to a launch (guard.ts): a page of this origin that loads `/`, so that load is same-origin and carries the cookie. */
+const HOP_PAGE = '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>mcp-tap live</title><a href="/">mcp-tap live</a>\n';
+
 function headers(csp: string, type: string, extra: Record<string, string> = {}): Headers {
   return new Headers({
     'content-type': type,
@@ -145,18 +148,16 @@ function events(watch: WatchView, heartbeatMs: number, maxQueued: number): Respo
 /** Makes the handler. */
 export function makeUiHandler(opts: UiHandlerOptions): (req: Request) => Promise<Response> {
   const heartbeat = opts.heartbeatMs ?? 15_000;
+  // the token moves from the address bar into a cookie only this port's pages send
+  const cookie = `${cookieName(opts.port)}=${opts.token}; Path=/; HttpOnly; SameSite=Strict`;
   return async (req) => {
     const verdict = checkRequest(req, opts);
     if (!verdict.ok) return text(403, `forbidden: ${verdict.why} (open the URL mcp-tap ui printed)`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'read-only: GET only');
     const url = new URL(req.url);
-    if (verdict.viaQuery && url.pathname === '/') {
-      // the token moves from the address bar into a cookie only this port's pages send
-      return new Response(null, {
-        status: 303,
-        headers: headers(API_CSP, 'text/plain', { location: '/', 'set-cookie': `${cookieName(opts.port)}=${opts.token}; Path=/; HttpOnly; SameSite=Strict` }),
-      });
-    }
+    if (verdict.via === 'query' && url.pathname === '/') return new Response(null, { status: 303, headers: headers(API_CSP, 'text/plain', { location: '/', 'set-cookie': cookie }) });
+    // a redirect would keep the load cross-site (no SameSite=Strict cookie on it): a page of this origin moves on instead
+    if (verdict.via === 'launch') return new Response(HOP_PAGE, { status: 200, headers: headers(API_CSP, 'text/html; charset=utf-8', { 'set-cookie': cookie }) });
     try {
       switch (url.pathname) {
         case '/':

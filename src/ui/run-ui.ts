@@ -2,12 +2,12 @@
  * `mcp-tap ui` wired to its edges: a fresh token, the log watch, the handler, the loopback server, the
  * URL printed (and opened with --open); runs until the signal aborts.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadTokenizer } from '../lens/context/tokenizer.js';
 import type { RedactOptions } from '../transcript/redact.js';
 import { makeUiHandler } from './handler.js';
 import { LogWatch } from './log-watch.js';
+import { execaOpener, openBrowser, type LaunchFile, type Opener } from './open-browser.js';
 import { livePage } from './page-html.js';
 import { serveLoopback } from './serve.js';
 
@@ -28,19 +28,8 @@ export interface UiIo {
   say(line: string): void;
   warn(message: string): void;
   signal: AbortSignal;
-}
-
-/** Opens `url` in the default browser; a failure is only a warning (the URL is printed anyway). */
-function openBrowser(url: string, warn: (m: string) => void): void {
-  const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
-  try {
-    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true, windowsHide: true });
-    child.on('error', () => warn(`could not open a browser (${cmd}); open the URL yourself`));
-    child.unref();
-  } catch {
-    warn(`could not open a browser (${cmd}); open the URL yourself`);
-  }
+  /** Starts the browser for --open (default: execa); tests record it instead. */
+  opener?: Opener;
 }
 
 /** Serves the UI until `io.signal` aborts. */
@@ -49,13 +38,15 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
   const watch = new LogWatch({ dir: opts.dir, files: opts.files, redact: opts.redact, pollMs: opts.pollMs, tokenizer: await loadTokenizer(), signal: io.signal });
   const page = livePage(opts.script, opts.version);
   const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact }));
+  let launch: LaunchFile | null = null;
   try {
     // the URL first: a big log directory takes a moment to read, and the page fills in as it is read
     const url = `http://127.0.0.1:${port}/?token=${token}`;
     io.say(url);
     await watch.start();
     io.warn(`serving ${watch.logs.length} log(s) from ${opts.dir}${opts.files.length ? ` and ${opts.files.length} file(s)` : ''}, read-only, on 127.0.0.1 only; Ctrl-C stops`);
-    if (opts.open) openBrowser(url, io.warn);
+    // the URL on stdout is the user's own terminal; the browser gets it through a 0600 file, never on a command line
+    if (opts.open) launch = await openBrowser(url, { opener: io.opener ?? execaOpener, warn: io.warn });
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -63,5 +54,6 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await launch?.remove();
   }
 }
