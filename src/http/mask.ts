@@ -72,16 +72,48 @@ function maskSetCookie(value: string): string {
   return semi < 0 ? masked : masked + value.slice(semi);
 }
 
+/** What a header's value is, by the header's name (lower case): how it is masked and which of it is secret. */
+type HeaderKind = 'credentials' | 'cookie' | 'set-cookie' | 'session-id' | 'url' | 'plain' | 'secret';
+
+function headerKind(n: string): HeaderKind {
+  if (n === 'authorization' || n === 'proxy-authorization') return 'credentials';
+  if (n === 'cookie') return 'cookie';
+  if (n === 'set-cookie') return 'set-cookie';
+  if (n === 'mcp-session-id') return 'session-id';
+  if (URL_HEADERS.has(n)) return 'url';
+  if (PLAIN_HEADERS.has(n) || n.startsWith('mcp-param-')) return 'plain';
+  return SECRET_WORDS.test(n) ? 'secret' : 'plain';
+}
+
+/** Header names in a marker are kept this short (a name is the client's choice). */
+const MAX_MARKER_NAME = 64;
+
+/**
+ * `[REDACTED:header:x-api-key]`: what a secret-named header's value becomes where a body repeats it. It
+ * names the header, never the value; the name kept JSON-safe and short.
+ */
+export function headerMarker(name: string): string {
+  return `[REDACTED:header:${name.toLowerCase().slice(0, MAX_MARKER_NAME).replace(/[^a-z0-9_.-]/g, '?')}]`;
+}
+
 /** One header's value as the log may keep it. */
 export function maskHeaderValue(name: string, value: string): string {
-  const n = name.toLowerCase();
-  if (n === 'authorization' || n === 'proxy-authorization') return maskCredentials(value);
-  if (n === 'cookie') return maskCookie(value);
-  if (n === 'set-cookie') return maskSetCookie(value);
-  if (n === 'mcp-session-id') return maskSessionId(value);
-  if (URL_HEADERS.has(n)) return maskQuery(value);
-  if (PLAIN_HEADERS.has(n) || n.startsWith('mcp-param-')) return value;
-  return SECRET_WORDS.test(n) ? HEADER_MARK : value;
+  switch (headerKind(name.toLowerCase())) {
+    case 'credentials':
+      return maskCredentials(value);
+    case 'cookie':
+      return maskCookie(value);
+    case 'set-cookie':
+      return maskSetCookie(value);
+    case 'session-id':
+      return maskSessionId(value);
+    case 'url':
+      return maskQuery(value);
+    case 'secret':
+      return HEADER_MARK;
+    case 'plain':
+      return value;
+  }
 }
 
 /** A raw header list ([name, value, …]) as `[name, value]` pairs with every secret masked; order and case kept. */
@@ -91,22 +123,29 @@ export function maskHeaders(raw: readonly string[]): Array<[string, string]> {
   return out;
 }
 
-/** The secret values of a request or response's headers, so the log can mask them wherever else they appear. */
+/**
+ * The secret values of a request or response's headers, so the log can mask them wherever else they
+ * appear (a body that echoes one): the credential of Authorization (without its scheme), each cookie's
+ * value, the session id, and the whole value of every other secret-named header (X-Api-Key,
+ * X-Auth-Token…). The masker leaves out values too short to mask safely (env-mask.ts).
+ */
 export function headerSecrets(raw: readonly string[]): Array<{ value: string; marker: string }> {
   const out: Array<{ value: string; marker: string }> = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const n = raw[i]!.toLowerCase();
     const v = raw[i + 1]!;
-    if (n === 'authorization' || n === 'proxy-authorization') {
+    const kind = headerKind(n);
+    if (kind === 'credentials') {
       const m = /^\s*[A-Za-z][A-Za-z0-9._~+/-]*\s+(\S.*?)\s*$/.exec(v);
       out.push({ value: m !== null ? m[1]! : v.trim(), marker: AUTH_MARK });
-    } else if (n === 'cookie' || n === 'set-cookie') {
-      const parts = n === 'cookie' ? v.split(';') : [v.split(';')[0]!];
+    } else if (kind === 'cookie' || kind === 'set-cookie') {
+      const parts = kind === 'cookie' ? v.split(';') : [v.split(';')[0]!];
       for (const p of parts) {
         const eq = p.indexOf('=');
         if (eq >= 0) out.push({ value: p.slice(eq + 1).trim(), marker: COOKIE_MARK });
       }
-    } else if (n === 'mcp-session-id') out.push({ value: v, marker: maskSessionId(v) });
+    } else if (kind === 'session-id') out.push({ value: v, marker: maskSessionId(v) });
+    else if (kind === 'secret') out.push({ value: v.trim(), marker: headerMarker(n) });
   }
   return out;
 }

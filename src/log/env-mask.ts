@@ -101,41 +101,64 @@ export function decodeEscapes(text: string): string {
   return out + text.slice(from);
 }
 
-/** Values learned while the session runs (HTTP mode: credentials, cookies, session ids) are kept at most this many, newest first. */
+/** Values learned while the session runs (HTTP mode: credentials, cookies, session ids, secret-named headers) are kept at most this many, the most recently seen. */
 const MAX_LEARNED = 64;
 /** Shorter learned values are not masked: they would shred ordinary text. */
 const MIN_LEARNED = 8;
 
+/** A value to mask and its marker; `seen` (learned ones only) counts when it was last seen on the wire. */
+interface Secret {
+  value: string;
+  replacement: string;
+  spelled?: RegExp;
+  seen?: number;
+}
+
 /** Masks the values of a set of secrets (fixed at start, plus those learned on the wire) in serialized records. */
 export class EnvMasker {
   private forms: Form[] = [];
-  private readonly secrets: Array<{ value: string; replacement: string; spelled?: RegExp }> = [];
-  private readonly fixed: number;
+  private readonly secrets: Secret[] = [];
+  private learned = 0;
+  private sightings = 0;
 
   constructor(secrets: readonly EnvSecret[]) {
-    for (const s of secrets) this.addForms(s.value, envMarker(s.name));
-    this.fixed = this.secrets.length;
+    for (const s of secrets) this.addForms({ value: s.value, replacement: envMarker(s.name) });
   }
 
-  private addForms(value: string, replacement: string): void {
-    this.secrets.push({ value, replacement });
+  private addForms(secret: Secret): void {
+    this.secrets.push(secret);
+    const { value, replacement } = secret;
     const escaped = JSON.stringify(value).slice(1, -1);
     for (const text of escaped === value ? [value] : [escaped, value]) this.forms.push({ text, bytes: Buffer.from(text, 'utf8'), replacement });
   }
 
   /**
-   * A secret seen on the wire (an Authorization credential, a cookie, a session id), masked from now on
-   * wherever it appears. Bounded: past MAX_LEARNED the oldest learned one is forgotten.
+   * A secret seen on the wire (an Authorization credential, a cookie, a session id, a secret-named
+   * header's value), masked from now on wherever it appears. Bounded: past MAX_LEARNED the learned one
+   * seen least recently is forgotten; seeing a value again keeps it. Longest first, as the fixed ones
+   * are: a value that holds another is masked whole.
    */
   learn(value: string, replacement: string): void {
-    if (value.length < MIN_LEARNED || this.secrets.some((s) => s.value === value)) return;
-    if (this.secrets.length - this.fixed >= MAX_LEARNED) {
-      this.secrets.splice(this.fixed, 1);
-      this.forms = [];
-      const all = this.secrets.splice(0);
-      for (const s of all) this.addForms(s.value, s.replacement);
+    if (value.length < MIN_LEARNED) return;
+    const known = this.secrets.find((s) => s.value === value);
+    if (known !== undefined) {
+      if (known.seen !== undefined) known.seen = ++this.sightings;
+      return;
     }
-    this.addForms(value, replacement);
+    const all = this.secrets.splice(0);
+    if (this.learned >= MAX_LEARNED) {
+      let stale = -1;
+      all.forEach((s, i) => {
+        if (s.seen !== undefined && (stale < 0 || s.seen < all[stale]!.seen!)) stale = i;
+      });
+      all.splice(stale, 1);
+      this.learned--;
+    }
+    all.push({ value, replacement, seen: ++this.sightings });
+    this.learned++;
+    all.sort((a, b) => b.value.length - a.value.length);
+    this.forms = [];
+    for (const s of all) this.addForms(s);
   }
 
   /** True when the masker has anything to mask. */

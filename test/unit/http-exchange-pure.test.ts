@@ -5,7 +5,7 @@
  * chain, and the 2026-07-28 routing headers checked against the body.
  */
 import { describe, expect, it } from 'vitest';
-import { headerSecrets, maskHeaders, maskHeaderValue, maskQuery, parseChallenge } from '../../src/http/mask.js';
+import { headerMarker, headerSecrets, maskHeaders, maskHeaderValue, maskQuery, parseChallenge } from '../../src/http/mask.js';
 import { EndpointPolicy, isJsonRpcBody, normalizePath } from '../../src/http/endpoint-policy.js';
 import { AuthFlows, asEndpointsOf, authStepOf, grantTypeOf } from '../../src/http/auth-flow.js';
 import { authChainText } from '../../src/log/auth-chain.js';
@@ -70,6 +70,59 @@ describe('header masks', () => {
     expect(probe('learned-secret-036')).toContain('[L36]');
     expect(probe('learned-secret-035')).toContain('learned-secret-035');
     expect(probe('fixed-secret-value')).toContain('[REDACTED:env FIXED_TOKEN]');
+  });
+
+  it('names the whole value of every other secret-named header, with a marker that names the header', () => {
+    const raw = [
+      'X-Api-Key', ' KEY-0123456789 ',
+      'x-amz-security-token', 'AMZTOKEN-0123456789',
+      'X-Auth-Token', 'short7',
+      'WWW-Authenticate', 'Bearer realm="example-realm"',
+      'Mcp-Param-Region', 'eu-west-1-region',
+      'Content-Type', 'application/json',
+      'X-Request-Id', 'not-a-secret-0123',
+    ];
+    expect(headerSecrets(raw)).toEqual([
+      { value: 'KEY-0123456789', marker: '[REDACTED:header:x-api-key]' },
+      { value: 'AMZTOKEN-0123456789', marker: '[REDACTED:header:x-amz-security-token]' },
+      // named here; the masker leaves out values under 8 characters
+      { value: 'short7', marker: '[REDACTED:header:x-auth-token]' },
+    ]);
+    // a name is the client's choice: the marker keeps it JSON-safe and short
+    expect(headerMarker('X-Secret"\\]\n')).toBe('[REDACTED:header:x-secret????]');
+    expect(headerMarker(`x-token-${'a'.repeat(200)}`)).toHaveLength('[REDACTED:header:]'.length + 64);
+    const masker = new EnvMasker([]);
+    for (const s of headerSecrets(raw)) masker.learn(s.value, s.marker);
+    const body = (t: string) => `${JSON.stringify({ msg: { text: t } })}\n`;
+    expect(masker.maskLine(body('k=KEY-0123456789 t=AMZTOKEN-0123456789 a=short7'))).toBe(body('k=[REDACTED:header:x-api-key] t=[REDACTED:header:x-amz-security-token] a=short7'));
+    // every spelling the env masker knows: \u escapes, and JSON text inside a string
+    const u = [...'KEY-0123456789'].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(masker.maskLine(`{"msg":{"text":"${u}"}}\n`)).toBe(body('[REDACTED:header:x-api-key]'));
+    expect(masker.maskLine(body(`{"k":"${u}"}`))).toBe(body('{"k":"[REDACTED:header:x-api-key]"}'));
+  });
+
+  it('keeps the most recently seen wire secrets: one seen again outlives newer ones', () => {
+    const masker = new EnvMasker([]);
+    const probe = (s: string) => masker.maskLine(`${JSON.stringify({ t: s })}\n`);
+    masker.learn('bearer-token-in-use', '[T]');
+    for (let i = 0; i < 100; i++) {
+      // other hosts' new sessions, each with a new id
+      masker.learn(`session-id-${String(i).padStart(3, '0')}`, `[S${i}]`);
+      // an answer echoing the token is written before its host's next request carries the token again
+      expect(probe('bearer-token-in-use'), `after ${i + 1} new ids`).toContain('[T]');
+      masker.learn('bearer-token-in-use', '[T]');
+    }
+    expect(probe('session-id-099')).toContain('[S99]');
+    expect(probe('session-id-037')).toContain('[S37]');
+    expect(probe('session-id-036')).toContain('session-id-036');
+  });
+
+  it('masks a learned value that holds another whole, whichever was learned first', () => {
+    const masker = new EnvMasker([{ name: 'API_KEY', value: 'inner-key-0123' }]);
+    masker.learn('inner-key-0123', '[dup]'); // already a fixed secret: its marker stays
+    masker.learn('prefix.inner-key-0123.suffix', '[REDACTED:authorization]');
+    const out = masker.maskLine(`${JSON.stringify({ t: 'a prefix.inner-key-0123.suffix b inner-key-0123' })}\n`);
+    expect(out).toBe(`${JSON.stringify({ t: 'a [REDACTED:authorization] b [REDACTED:env API_KEY]' })}\n`);
   });
 
   it('masks a learned value of 8 characters and leaves a shorter one', () => {
