@@ -32,10 +32,20 @@ export function launchPage(url: string): string {
   );
 }
 
+/**
+ * `url` with every character cmd.exe may act on percent-encoded: the launch file's URL reaches `cmd /c
+ * start` unquoted (Node quotes an argument only for a space, tab or quote, and pathToFileURL encodes
+ * those), so an `&` of the temp path (a user `R&D`) would end the command there and run the rest as one,
+ * and `, ; =` split it. A file URL means the same with them encoded; `%` stays (pathToFileURL's own escapes).
+ */
+export function cmdSafeUrl(url: string): string {
+  return url.replace(/[^A-Za-z0-9\-._~/:%]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
 /** The command that opens `target` in the default browser on `platform`. */
 export function openCommand(target: string, platform: NodeJS.Platform): { file: string; args: string[] } {
   if (platform === 'darwin') return { file: 'open', args: [target] };
-  if (platform === 'win32') return { file: 'cmd', args: ['/c', 'start', '""', target] };
+  if (platform === 'win32') return { file: 'cmd', args: ['/c', 'start', '""', cmdSafeUrl(target)] };
   return { file: 'xdg-open', args: [target] };
 }
 

@@ -53,6 +53,15 @@ describe('the opener command', () => {
     expect(openCommand('file:///t/open.html', 'darwin')).toEqual({ file: 'open', args: ['file:///t/open.html'] });
     expect(openCommand('file:///t/open.html', 'win32')).toEqual({ file: 'cmd', args: ['/c', 'start', '""', 'file:///t/open.html'] });
   });
+
+  it("gives cmd a launch file URL with none of cmd's special characters, meaning the same file", () => {
+    // Windows Node's pathToFileURL of C:\\Users\\R&D (x)^1,2;3=4!\\...: & ( ) , ; = ! left as they are (seen under Wine)
+    const url = 'file:///C:/Users/R&D%20(x)%5E1,2;3=4!/AppData/Local/Temp/mcp-tap-ui-Ab1/open.html';
+    const arg = openCommand(url, 'win32').args.at(-1)!;
+    expect(arg).not.toMatch(/[&|<>^(),;=!"'\s]/);
+    expect(decodeURIComponent(arg)).toBe(decodeURIComponent(url));
+    expect(openCommand('file:///C:/Users/ann/AppData/Local/Temp/mcp-tap-ui-Ab1/open.html', 'win32').args.at(-1)).toBe('file:///C:/Users/ann/AppData/Local/Temp/mcp-tap-ui-Ab1/open.html');
+  });
 });
 
 describe('openBrowser', () => {
