@@ -9,7 +9,7 @@
  * Without /usr/bin/chromium the browser test is skipped locally and fails in CI (CI is set).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -147,5 +147,29 @@ describe('mcp-tap ui --open', () => {
     ui.child.kill('SIGTERM');
     expect((await ui.exited()).code).toBe(0);
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('mcp-tap ui --open stopped by SIGHUP (its terminal closed)', () => {
+  it('removes the launch file and its directory, and exits 0', async () => {
+    const tmp = tempDir('mcp-tap-ui-open-hup-');
+    try {
+      const bin = join(tmp.dir, 'bin');
+      const launches = join(tmp.dir, 'tmp');
+      for (const d of [bin, launches, join(tmp.dir, 'logs')]) mkdirSync(d);
+      writeFileSync(join(bin, OPENER), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      const ui = runTap(['ui', '--open', '--dir', join(tmp.dir, 'logs')], { env: { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}`, TMPDIR: launches } });
+      try {
+        await waitFor(() => readdirSync(launches).some((d) => existsSync(join(launches, d, 'open.html'))), 15_000, `the launch file in ${launches}; stderr: ${ui.stderr()}`);
+        ui.child.kill('SIGHUP');
+        expect((await ui.exited()).code, ui.stderr()).toBe(0);
+        expect(readdirSync(launches)).toEqual([]);
+      } finally {
+        ui.kill();
+        await ui.exited().catch(() => {});
+      }
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

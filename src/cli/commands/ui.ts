@@ -39,8 +39,8 @@ export function define(program: Command): void {
       const { LIVE_PAGE_SCRIPT } = await import('../../generated/page-bundles.js');
       const ac = new AbortController();
       const stop = () => ac.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      // SIGHUP too (the terminal closed): the launch file of --open goes when ui stops, however it is stopped
+      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, stop);
       await runUi(
         { dir: opts.dir ?? defaultLogDir(), files, port: Number(opts.port), open: opts.open === true, redact, version: VERSION, script: LIVE_PAGE_SCRIPT },
         { say: (line) => process.stdout.write(`${line}\n`), warn, signal: ac.signal },
