@@ -11,6 +11,9 @@ import { serializeHead, serializeRecord } from '../log/serialize.js';
 import type { EventName, LogRecord } from '../log/record.js';
 import type { RecordTap, TappedRecord } from '../log/record-tap.js';
 
+/** Characters of a line kept in the gap record of a line whose analysis failed. */
+const GAP_RAW_CHARS = 4096;
+
 /** Where serialized records go (the log file); counts what it could not keep. */
 export interface RecordSink {
   /** A serialized record; or, with `body`, a record head to which `body` and `}\n` are appended. */
@@ -152,8 +155,11 @@ export class Observer {
       this.fail(err);
       // the line still gets a record
       const text = (line.data ?? line.head ?? Buffer.alloc(0)).toString('utf8');
+      // a cut raw says so: readers know it is a head, and the masking treats a secret's start at its end as the secret
+      const cut = text.length > GAP_RAW_CHARS || line.data === undefined;
+      const raw = text.length > GAP_RAW_CHARS ? text.slice(0, GAP_RAW_CHARS) : text;
       this.call(() =>
-        this.session.onEvent('gap', { lost: 0, reason: 'analysis-error', error: String(err), raw: text.slice(0, 4096), bytes: line.bytes }, this.chunkTime),
+        this.session.onEvent('gap', { lost: 0, reason: 'analysis-error', error: String(err), raw, bytes: line.bytes, ...(cut ? { truncated: true } : {}) }, this.chunkTime),
       );
     }
     this.reportLoss();

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { Observer } from '../../src/proxy/observer.js';
 import { jsonShortener } from '../../src/framing/json-shortener.js';
 import { memorySink } from '../helpers/memory-sink.js';
+import { MaskingSink } from '../../src/proxy/masking-sink.js';
+import { EnvMasker } from '../../src/log/env-mask.js';
 
 function observe(server: Buffer): { lines: string[]; records: Array<Record<string, unknown>>; warnings: string[] } {
   const sink = memorySink();
@@ -88,5 +90,32 @@ describe('observer records', () => {
     expect(bad.msg).toBeUndefined();
     expect((bad.notes as Array<{ code: string }>).map((n) => n.code)).toContain('analysis-error');
     expect(records.at(-1)).toMatchObject({ event: 'end' });
+  });
+});
+
+describe('observer: a line whose analysis fails', () => {
+  it('keeps its first 4,096 characters in the gap record, says they are cut, and masks a secret whose start ends the cut', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const sink = memorySink();
+    const masked = new MaskingSink(sink, new EnvMasker([{ name: 'API_KEY', value: secret }]));
+    const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink: masked, warn: () => {}, now: () => 1 });
+    // a bug in the analysis, planted: every line's analysis throws
+    (o as unknown as { session: { onLine: () => void } }).session.onLine = () => {
+      throw new Error('planted');
+    };
+    // the secret straddles character 4,096: its first 10 characters are all the cut keeps
+    const long = `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${'x'.repeat(4096 - 10 - 68)}${secret}"}}`;
+    expect(long.indexOf(secret)).toBe(4096 - 10);
+    o.take('server', Buffer.from(`${long}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`), 1);
+    void o.finish();
+    const rs = sink.text().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const gaps = rs.filter((r) => r['reason'] === 'analysis-error');
+    expect(gaps).toHaveLength(2);
+    expect(gaps[0]).toMatchObject({ event: 'gap', lost: 0, bytes: long.length, truncated: true });
+    expect(gaps[0]!['raw']).not.toContain(secret.slice(0, 10));
+    expect(gaps[0]!['raw']).toMatch(/\[REDACTED:env API_KEY\]$/);
+    // a short line is kept whole: not marked
+    expect(gaps[1]!['raw']).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    expect(gaps[1]).not.toHaveProperty('truncated');
   });
 });
