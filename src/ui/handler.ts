@@ -31,6 +31,8 @@ export interface UiHandlerOptions {
   heartbeatMs?: number;
   /** Bytes an event stream may hold for a page that reads slower than rows arrive; default EVENTS_MAX_QUEUED. */
   maxQueuedBytes?: number;
+  /** Told of every launch (guard.ts): `ui --open`'s launch file has done its work and can go. */
+  onLaunch?: () => void;
 }
 
 /**
@@ -157,7 +159,10 @@ export function makeUiHandler(opts: UiHandlerOptions): (req: Request) => Promise
     const url = new URL(req.url);
     if (verdict.via === 'query' && url.pathname === '/') return new Response(null, { status: 303, headers: headers(API_CSP, 'text/plain', { location: '/', 'set-cookie': cookie }) });
     // a redirect would keep the load cross-site (no SameSite=Strict cookie on it): a page of this origin moves on instead
-    if (verdict.via === 'launch') return new Response(HOP_PAGE, { status: 200, headers: headers(API_CSP, 'text/html; charset=utf-8', { 'set-cookie': cookie }) });
+    if (verdict.via === 'launch') {
+      opts.onLaunch?.();
+      return new Response(HOP_PAGE, { status: 200, headers: headers(API_CSP, 'text/html; charset=utf-8', { 'set-cookie': cookie }) });
+    }
     try {
       switch (url.pathname) {
         case '/':

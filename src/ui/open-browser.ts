@@ -1,13 +1,20 @@
 /**
  * `ui --open` with the token on no command line (every local user can read one: ps, /proc/<pid>/cmdline):
- * the URL goes into a launch file — a page that only redirects to it, mode 0600 in a fresh private
- * directory — and the opener is given that file's URL, as Jupyter does. The page's load then comes from
- * the file:// page, cross-site, which the guard lets through for a page load carrying the token (guard.ts).
+ * the URL goes into a launch file — a page that only redirects to it, mode 0600 — and the opener is given
+ * that file's URL, as Jupyter does. The page's load then comes from the file:// page, cross-site, which
+ * the guard lets through for a page load carrying the token (guard.ts); that load removes the file.
+ *
+ * Where the file goes: on Linux (not WSL) the user's download directory, since snap browsers (Ubuntu's
+ * Firefox and Chromium) have a /tmp of their own and cannot read hidden directories of the home, and
+ * Flatpak browsers see only the download directory: a file anywhere else is "not found" while xdg-open
+ * succeeds. Elsewhere, or without a download directory, a fresh private directory of the OS temp dir.
  */
 import { execa } from 'execa';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Starts `file` with `args` and leaves it running; rejects when it cannot start or fails. */
@@ -18,7 +25,7 @@ export interface LaunchFile {
   path: string;
   /** Its file:// URL, what the opener is given. */
   url: string;
-  /** Deletes the file and its directory. */
+  /** Deletes the file (and its directory, in the temp dir); safe to call again, never rejects. */
   remove(): Promise<void>;
 }
 
@@ -49,9 +56,91 @@ export function openCommand(target: string, platform: NodeJS.Platform): { file: 
   return { file: 'xdg-open', args: [target] };
 }
 
-/** Writes the launch file for `url` in a fresh directory (mode 0700, mkdtemp's) under `parent`. */
-export async function writeLaunchFile(url: string, parent = tmpdir()): Promise<LaunchFile> {
-  const dir = await mkdtemp(join(parent, 'mcp-tap-ui-'));
+/** What the choice of the launch file's directory looks at: the real machine, or a fake home in tests. */
+export interface LaunchHost {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  home: string;
+  /** The OS temp directory. */
+  tmp: string;
+  /** A file's text, or null when it cannot be read. */
+  readText(path: string): string | null;
+  isDir(path: string): boolean;
+}
+
+/** This machine. */
+export function realLaunchHost(): LaunchHost {
+  return {
+    platform: process.platform,
+    env: process.env,
+    home: homedir(),
+    tmp: tmpdir(),
+    readText: (path) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    isDir: (path) => {
+      try {
+        return statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** Whether this Linux is WSL, whose browsers are Windows programs (the temp dir suits them). */
+export function isWsl(host: Pick<LaunchHost, 'env' | 'readText'>): boolean {
+  return Boolean(host.env['WSL_DISTRO_NAME']) || /microsoft/i.test(host.readText('/proc/version') ?? '');
+}
+
+/** XDG_DOWNLOAD_DIR of a user-dirs.dirs text, "$HOME" expanded; null when unset or not absolute. */
+export function xdgDownloadDir(text: string, home: string): string | null {
+  let value: string | null = null;
+  for (const line of text.split('\n')) {
+    const m = /^\s*XDG_DOWNLOAD_DIR\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S*))\s*$/.exec(line);
+    if (m) value = (m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1');
+  }
+  if (value === null) return null;
+  const dir = value.replace(/^\$(?:HOME\b|\{HOME\})/, home);
+  return dir !== '' && isAbsolute(dir) ? dir : null;
+}
+
+/** The user's download directory when it exists: user-dirs.dirs' XDG_DOWNLOAD_DIR, else ~/Downloads. */
+export function downloadDir(host: LaunchHost): string | null {
+  const configHome = host.env['XDG_CONFIG_HOME'];
+  const config = configHome && isAbsolute(configHome) ? configHome : join(host.home, '.config');
+  const text = host.readText(join(config, 'user-dirs.dirs'));
+  const named = text === null ? null : xdgDownloadDir(text, host.home);
+  if (named !== null && host.isDir(named)) return named;
+  const plain = join(host.home, 'Downloads');
+  return host.isDir(plain) ? plain : null;
+}
+
+/** Where the launch file goes: the download directory on Linux but WSL, when there is one; else the temp dir. */
+export function launchDir(host: LaunchHost): { kind: 'downloads' | 'temp'; dir: string } {
+  if (host.platform === 'linux' && !isWsl(host)) {
+    const dir = downloadDir(host);
+    if (dir !== null) return { kind: 'downloads', dir };
+  }
+  return { kind: 'temp', dir: host.tmp };
+}
+
+/**
+ * Writes the launch file for `url`: in the download directory a file `mcp-tap-ui-<random>.html`; in the
+ * temp dir `open.html` in a fresh directory (mode 0700, mkdtemp's). Always mode 0600, created anew (wx:
+ * O_EXCL, so no existing file or symlink is followed).
+ */
+export async function writeLaunchFile(url: string, where: { kind: 'downloads' | 'temp'; dir: string }): Promise<LaunchFile> {
+  if (where.kind === 'downloads') {
+    const path = join(where.dir, `mcp-tap-ui-${randomBytes(12).toString('hex')}.html`);
+    await writeFile(path, launchPage(url), { mode: 0o600, flag: 'wx' });
+    return { path, url: pathToFileURL(path).href, remove: () => rm(path, { force: true }).catch(() => {}) };
+  }
+  const dir = await mkdtemp(join(where.dir, 'mcp-tap-ui-'));
   const path = join(dir, 'open.html');
   try {
     await writeFile(path, launchPage(url), { mode: 0o600, flag: 'wx' });
@@ -59,7 +148,7 @@ export async function writeLaunchFile(url: string, parent = tmpdir()): Promise<L
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  return { path, url: pathToFileURL(path).href, remove: () => rm(dir, { recursive: true, force: true }) };
+  return { path, url: pathToFileURL(path).href, remove: () => rm(dir, { recursive: true, force: true }).catch(() => {}) };
 }
 
 /** The opener `ui --open` uses: execa, detached, stdio ignored, not keeping mcp-tap alive. */
@@ -73,27 +162,29 @@ export const execaOpener: Opener = async (file, args) => {
 export interface OpenOptions {
   opener: Opener;
   warn: (message: string) => void;
-  platform?: NodeJS.Platform;
-  /** Where the launch file's directory is made (default: the OS temp directory). */
-  parent?: string;
+  /** The machine, for where the launch file goes and which opener starts it (default: this one). */
+  host?: LaunchHost;
 }
 
 /**
- * Opens `url` in the default browser through a launch file, without waiting for the opener; a failure is
- * only a warning (the URL is printed anyway). The launch file, for the caller to remove when it stops;
- * null when it could not be written.
+ * Opens `url` in the default browser through a launch file, without waiting for the opener, and says
+ * which file (never the URL) on stderr; a failure is only a warning (the URL is printed anyway). The
+ * launch file, for the caller to remove once its page loads or when it stops; null when it could not be
+ * written.
  */
 export async function openBrowser(url: string, opts: OpenOptions): Promise<LaunchFile | null> {
+  const host = opts.host ?? realLaunchHost();
   let launch: LaunchFile;
   try {
-    launch = await writeLaunchFile(url, opts.parent);
+    launch = await writeLaunchFile(url, launchDir(host));
   } catch (err) {
     opts.warn(`could not write the page that opens the browser (${(err as Error).message}); open the URL yourself`);
     return null;
   }
-  const { file, args } = openCommand(launch.url, opts.platform ?? process.platform);
+  const { file, args } = openCommand(launch.url, host.platform);
   void Promise.resolve()
     .then(() => opts.opener(file, args))
     .catch(() => opts.warn(`could not open a browser (${file}); open the URL yourself`));
+  opts.warn(`opening the browser through ${launch.path} (removed once the page loads); if it says the file is not found, open the URL above`);
   return launch;
 }

@@ -7,7 +7,7 @@ import { loadTokenizer } from '../lens/context/tokenizer.js';
 import type { RedactOptions } from '../transcript/redact.js';
 import { makeUiHandler } from './handler.js';
 import { LogWatch } from './log-watch.js';
-import { execaOpener, openBrowser, type LaunchFile, type Opener } from './open-browser.js';
+import { execaOpener, openBrowser, type LaunchFile, type LaunchHost, type Opener } from './open-browser.js';
 import { livePage } from './page-html.js';
 import { serveLoopback } from './serve.js';
 
@@ -30,6 +30,8 @@ export interface UiIo {
   signal: AbortSignal;
   /** Starts the browser for --open (default: execa); tests record it instead. */
   opener?: Opener;
+  /** The machine --open looks at for where its launch file goes (default: this one); tests give a fake home. */
+  launchHost?: LaunchHost;
 }
 
 /** Serves the UI until `io.signal` aborts. */
@@ -37,8 +39,14 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
   const token = randomBytes(24).toString('base64url');
   const watch = new LogWatch({ dir: opts.dir, files: opts.files, redact: opts.redact, pollMs: opts.pollMs, tokenizer: await loadTokenizer(), signal: io.signal });
   const page = livePage(opts.script, opts.version);
-  const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact }));
   let launch: LaunchFile | null = null;
+  let launched = false;
+  // the launch file's page has reached the server: the file has done its work (it holds the token)
+  const onLaunch = (): void => {
+    launched = true;
+    void launch?.remove();
+  };
+  const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact, onLaunch }));
   try {
     // the URL first: a big log directory takes a moment to read, and the page fills in as it is read
     const url = `http://127.0.0.1:${port}/?token=${token}`;
@@ -46,7 +54,10 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
     await watch.start();
     io.warn(`serving ${watch.logs.length} log(s) from ${opts.dir}${opts.files.length ? ` and ${opts.files.length} file(s)` : ''}, read-only, on 127.0.0.1 only; Ctrl-C stops`);
     // the URL on stdout is the user's own terminal; the browser gets it through a 0600 file, never on a command line
-    if (opts.open) launch = await openBrowser(url, { opener: io.opener ?? execaOpener, warn: io.warn });
+    if (opts.open) {
+      launch = await openBrowser(url, { opener: io.opener ?? execaOpener, warn: io.warn, host: io.launchHost });
+      if (launched) await launch?.remove();
+    }
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -1,17 +1,20 @@
 /**
- * `mcp-tap ui --open`, the built CLI, with a fake xdg-open (`open` on macOS) first on PATH: a real child
- * process that records its own argv and /proc/self/cmdline — what every local user can read — and then,
- * with Node's fetch, follows the launch file it was given to the page (the URL parsed out of the HTML,
- * the token moved into the cookie). The token is on no command line; the page answers 200 through the
- * file; the file is 0600 in a private directory, and gone once the UI stops. In Debian's chromium the
- * file:// launch page lands on the live page itself, with the token out of the address bar.
+ * `mcp-tap ui --open`, the built CLI, with HOME a temp dir holding Downloads and a fake xdg-open (`open`
+ * on macOS) first on PATH: a real child process that records its own argv and /proc/self/cmdline — what
+ * every local user can read — and the launch file it was given (where, its mode, its HTML), and then
+ * follows it to the page as a browser does (the URL parsed out of the HTML and loaded cross-site as a
+ * navigation, the token moved into the cookie). The token is on no command line; on Linux (not WSL) the
+ * file is 0600 in ~/Downloads, where snap and Flatpak browsers can read it (elsewhere in a private
+ * directory of TMPDIR); the page answers 200 through it, and the file is gone once that load reached the
+ * server — or, when nothing loads it, once the UI stops. In Debian's chromium the file:// launch page
+ * lands on the live page itself, with the token out of the address bar.
  *
  * Without /usr/bin/chromium the browser test is skipped locally and fails in CI (CI is set).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
 import { launchChromium } from '../helpers/fronts.js';
@@ -26,6 +29,9 @@ const OPENER = process.platform === 'darwin' ? 'open' : 'xdg-open';
 interface Opened {
   argv: string[];
   cmdline: string[] | null;
+  /** The launch file's mode and text, read before its page is loaded. */
+  mode?: number;
+  html?: string;
   url?: string;
   first?: number;
   status?: number;
@@ -33,21 +39,33 @@ interface Opened {
   error?: string;
 }
 
-/** The fake opener: records argv, then fetches the page the launch file redirects to; writes `record` atomically. */
+/**
+ * The fake opener: records argv and the launch file, then loads the page the launch file redirects to as
+ * a browser does from a file:// page (node:http: fetch will not send Sec-Fetch-Mode: navigate), and the
+ * page with the cookie it got; writes `record` atomically.
+ */
 function fakeOpener(record: string): string {
   return `#!${process.execPath}
-const { existsSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { existsSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { request } = require('node:http');
 const { fileURLToPath } = require('node:url');
 const record = ${JSON.stringify(record)};
 const argv = process.argv.slice(2);
 const out = { argv, cmdline: existsSync('/proc/self/cmdline') ? readFileSync('/proc/self/cmdline', 'utf8').split('\\0') : null };
+const navigate = (url) => new Promise((resolve, reject) => {
+  const headers = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+  request(url, { headers }, (res) => { res.resume(); res.on('end', () => resolve(res)); }).on('error', reject).end();
+});
 (async () => {
   try {
-    const html = readFileSync(fileURLToPath(argv[argv.length - 1]), 'utf8');
+    const path = fileURLToPath(argv[argv.length - 1]);
+    out.mode = statSync(path).mode & 0o777;
+    const html = readFileSync(path, 'utf8');
+    out.html = html;
     out.url = /<meta http-equiv="refresh" content="\\d+;url=([^"]+)">/.exec(html)[1];
-    const first = await fetch(out.url, { redirect: 'manual' });
-    out.first = first.status;
-    const cookie = (first.headers.get('set-cookie') || '').split(';')[0];
+    const first = await navigate(out.url);
+    out.first = first.statusCode;
+    const cookie = String(first.headers['set-cookie'] || '').split(';')[0];
     const page = await fetch(new URL('/', out.url), { headers: { cookie } });
     out.status = page.status;
     out.title = (/<title>([^<]*)<\\/title>/.exec(await page.text()) || [])[1];
@@ -70,9 +88,28 @@ if (MODE === 'fail') {
   console.warn(`ui-open.test.ts: the browser test is SKIPPED — ${CHROMIUM} is missing (apt-get install -y chromium); under CI this is a failure`);
 }
 
+/** Whether this Linux is WSL, where the launch file stays in the temp dir (its browsers are Windows programs). */
+const WSL = process.platform === 'linux' && ((process.env['WSL_DISTRO_NAME'] ?? '') !== '' || (existsSync('/proc/version') && /microsoft/i.test(readFileSync('/proc/version', 'utf8'))));
+
+/**
+ * A machine for ui --open under `root`: a fake opener in bin (`opener`: its script), HOME with Downloads
+ * (no user-dirs.dirs: XDG_CONFIG_HOME points into it), TMPDIR; and where the launch file should land.
+ */
+function machine(root: string, opener: string): { env: NodeJS.ProcessEnv; downloads: string; launches: string; logs: string; inDownloads: boolean } {
+  const bin = join(root, 'bin');
+  const home = join(root, 'home');
+  const downloads = join(home, 'Downloads');
+  const launches = join(root, 'tmp'); // TMPDIR: where the launch file's directory is made off Linux
+  const logs = join(root, 'logs');
+  for (const d of [bin, home, downloads, launches, logs]) mkdirSync(d);
+  writeFileSync(join(bin, OPENER), opener, { mode: 0o755 });
+  const env = { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}`, TMPDIR: launches, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WSL_DISTRO_NAME: '' };
+  return { env, downloads, launches, logs, inDownloads: process.platform === 'linux' && !WSL };
+}
+
 describe('mcp-tap ui --open', () => {
   let tmp: ReturnType<typeof tempDir>;
-  let launches: string;
+  let m: ReturnType<typeof machine>;
   let ui: TapRun;
   let url: string;
   let token: string;
@@ -81,13 +118,9 @@ describe('mcp-tap ui --open', () => {
 
   beforeAll(async () => {
     tmp = tempDir('mcp-tap-ui-open-');
-    const bin = join(tmp.dir, 'bin');
-    const logs = join(tmp.dir, 'logs');
-    launches = join(tmp.dir, 'tmp'); // TMPDIR: where the launch file's directory is made
-    for (const d of [bin, logs, launches]) mkdirSync(d);
     const record = join(tmp.dir, 'opened.json');
-    writeFileSync(join(bin, OPENER), fakeOpener(record), { mode: 0o755 });
-    ui = runTap(['ui', '--open', '--dir', logs], { env: { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}`, TMPDIR: launches } });
+    m = machine(tmp.dir, fakeOpener(record));
+    ui = runTap(['ui', '--open', '--dir', m.logs], { env: m.env });
     await waitFor(() => /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(ui.stdout().toString()), 15_000, `the URL on stdout; stderr: ${ui.stderr()}`);
     url = ui.stdout().toString().trim().split('\n')[0]!;
     token = new URL(url).searchParams.get('token')!;
@@ -113,57 +146,75 @@ describe('mcp-tap ui --open', () => {
     expect(ui.stderr()).not.toContain('could not open a browser');
   });
 
-  it('opens a 0600 launch file in a private directory that holds the URL', () => {
+  it("opens a 0600 launch file holding the URL in ~/Downloads on Linux (a private temp directory elsewhere), named on stderr without the token", () => {
     const path = fileURLToPath(opened.argv[0]!);
-    expect(dirname(dirname(path))).toBe(launches);
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
-    expect(readFileSync(path, 'utf8')).toContain(url);
+    if (m.inDownloads) {
+      expect(dirname(path)).toBe(m.downloads);
+      expect(path).toMatch(/[/\\]mcp-tap-ui-[0-9a-f]+\.html$/);
+      expect(readdirSync(m.launches)).toEqual([]);
+    } else {
+      expect(dirname(dirname(path))).toBe(m.launches);
+    }
+    expect(opened.mode).toBe(0o600);
+    expect(opened.html).toContain(url);
+    const line = ui.stderr().split('\n').filter((l) => l.includes('opening the browser through'));
+    expect(line).toEqual([`mcp-tap: opening the browser through ${path} (removed once the page loads); if it says the file is not found, open the URL above`]);
+    expect(ui.stderr()).not.toContain(token);
   });
 
-  it('leads to the page: the URL in the file moves the token into the cookie, and the page answers 200', () => {
+  it('leads to the page: the file\'s page load gets the cookie and a hop, and the page answers 200', () => {
     expect(opened.error).toBeUndefined();
     expect(opened.url).toBe(url);
-    expect(opened.first).toBe(303);
+    expect(opened.first).toBe(200);
     expect(opened.status).toBe(200);
     expect(opened.title).toBe('mcp-tap live');
   });
 
+  it('removes the launch file once its page load reached the server, while the UI runs on', async () => {
+    const path = fileURLToPath(opened.argv[0]!);
+    await waitFor(() => !existsSync(path), 10_000, `${path} to be removed; stderr: ${ui.stderr()}`);
+    if (m.inDownloads) expect(readdirSync(m.downloads)).toEqual([]);
+    else expect(readdirSync(m.launches)).toEqual([]);
+    expect(ui.child.exitCode).toBeNull();
+  });
+
   it.skipIf(MODE !== 'run')('leads a real browser from the file:// page to the live page, the token out of the address bar', async () => {
+    // the launch file is gone (its load reached the server): the browser opens the same page, saved from the opener's record
+    const copy = join(tmp.dir, 'launch-copy.html');
+    writeFileSync(copy, opened.html!, { mode: 0o600 });
     browser = await launchChromium();
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(opened.argv[0]!);
+    await page.goto(pathToFileURL(copy).href);
     await page.waitForURL((u) => u.origin === new URL(url).origin && u.pathname === '/' && u.search === '', { timeout: 15_000 });
     await page.waitForFunction(() => (window as unknown as { __live?: { ready: boolean } }).__live?.ready === true, undefined, { timeout: 15_000 });
     await expect.poll(() => page.locator('#conn').textContent()).toMatch(/^live/);
     expect(errors).toEqual([]);
   });
 
-  it('removes the launch file and its directory when it stops', async () => {
-    const dir = dirname(fileURLToPath(opened.argv[0]!));
-    expect(existsSync(dir)).toBe(true);
+  it('exits 0 on SIGTERM, no launch file left', async () => {
     ui.child.kill('SIGTERM');
     expect((await ui.exited()).code).toBe(0);
-    expect(existsSync(dir)).toBe(false);
+    expect(readdirSync(m.downloads)).toEqual([]);
+    expect(readdirSync(m.launches)).toEqual([]);
   });
 });
 
-describe.skipIf(process.platform === 'win32')('mcp-tap ui --open stopped by SIGHUP (its terminal closed)', () => {
-  it('removes the launch file and its directory, and exits 0', async () => {
+describe.skipIf(process.platform === 'win32')('mcp-tap ui --open stopped by SIGHUP (its terminal closed) before the page loaded', () => {
+  it('removes the launch file, and exits 0', async () => {
     const tmp = tempDir('mcp-tap-ui-open-hup-');
     try {
-      const bin = join(tmp.dir, 'bin');
-      const launches = join(tmp.dir, 'tmp');
-      for (const d of [bin, launches, join(tmp.dir, 'logs')]) mkdirSync(d);
-      writeFileSync(join(bin, OPENER), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-      const ui = runTap(['ui', '--open', '--dir', join(tmp.dir, 'logs')], { env: { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}`, TMPDIR: launches } });
+      // an opener that starts no browser: nothing loads the page, so only stopping removes the file
+      const m = machine(tmp.dir, '#!/bin/sh\nexit 0\n');
+      const where = m.inDownloads ? m.downloads : m.launches;
+      const ui = runTap(['ui', '--open', '--dir', m.logs], { env: m.env });
       try {
-        await waitFor(() => readdirSync(launches).some((d) => existsSync(join(launches, d, 'open.html'))), 15_000, `the launch file in ${launches}; stderr: ${ui.stderr()}`);
+        const found = (): boolean => (m.inDownloads ? readdirSync(where).some((f) => /^mcp-tap-ui-[0-9a-f]+\.html$/.test(f)) : readdirSync(where).some((d) => existsSync(join(where, d, 'open.html'))));
+        await waitFor(found, 15_000, `the launch file in ${where}; stderr: ${ui.stderr()}`);
         ui.child.kill('SIGHUP');
         expect((await ui.exited()).code, ui.stderr()).toBe(0);
-        expect(readdirSync(launches)).toEqual([]);
+        expect(readdirSync(where)).toEqual([]);
       } finally {
         ui.kill();
         await ui.exited().catch(() => {});

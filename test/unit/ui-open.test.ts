@@ -1,17 +1,22 @@
 /**
  * `ui --open` keeps the token off every command line: the opener (recorded in memory here) is given the
- * file:// URL of a launch file — mode 0600 in a fresh 0700 directory, holding the tokened URL as a meta
- * refresh and a location.replace — never the URL itself; the file is gone once the UI stops. A failing
- * opener is a warning. Over real HTTP the guard lets a cross-site page load carrying the token through
- * (the launch file's redirect is one), answering it with the cookie and a same-origin hop only.
+ * file:// URL of a launch file — mode 0600, holding the tokened URL as a meta refresh and a
+ * location.replace — never the URL itself. On Linux but WSL the file is `mcp-tap-ui-<random>.html` in the
+ * user's download directory (user-dirs.dirs' XDG_DOWNLOAD_DIR, else ~/Downloads: what snap and Flatpak
+ * browsers can read); elsewhere, or without one, open.html in a fresh 0700 directory of the temp dir.
+ * The file goes once its page's load reaches the server, and in any case when the UI stops; stderr names
+ * the file, never the token. A failing opener is a warning. The guard lets a cross-site page load
+ * carrying the token through (the launch file's redirect is one), answering it with the cookie and a
+ * same-origin hop only, and tells the handler's onLaunch.
  * The real CLI with a fake xdg-open, and the real browser, are in test/e2e/ui-open.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeUiHandler, type WatchView } from '../../src/ui/handler.js';
-import { launchPage, openBrowser, openCommand, type Opener } from '../../src/ui/open-browser.js';
+import { launchDir, launchPage, openBrowser, openCommand, realLaunchHost, xdgDownloadDir, type LaunchHost, type Opener } from '../../src/ui/open-browser.js';
 import { runUi } from '../../src/ui/run-ui.js';
 import { tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
@@ -64,12 +69,68 @@ describe('the opener command', () => {
   });
 });
 
+/** A machine in memory: `files` readable, `dirs` existing; home /home/ann, temp dir /tmp. */
+function memHost(platform: NodeJS.Platform, files: Record<string, string> = {}, dirs: string[] = [], env: NodeJS.ProcessEnv = {}): LaunchHost {
+  return { platform, env, home: '/home/ann', tmp: '/tmp', readText: (p) => files[p] ?? null, isDir: (p) => dirs.includes(p) };
+}
+
+describe('where the launch file goes', () => {
+  const userDirs = 'XDG_DESKTOP_DIR="$HOME/Desktop"\n# a comment\nXDG_DOWNLOAD_DIR="$HOME/Téléchargements"\n';
+
+  it("reads user-dirs.dirs' XDG_DOWNLOAD_DIR, $HOME expanded, the last one winning", () => {
+    expect(xdgDownloadDir(userDirs, '/home/ann')).toBe('/home/ann/Téléchargements');
+    expect(xdgDownloadDir('XDG_DOWNLOAD_DIR="${HOME}/dl"\nXDG_DOWNLOAD_DIR="/data/ann dl"\n', '/home/ann')).toBe('/data/ann dl');
+    expect(xdgDownloadDir('XDG_DOWNLOAD_DIR="$HOMEWORK/x"', '/home/ann')).toBeNull();
+    expect(xdgDownloadDir('XDG_DOWNLOAD_DIR="dl"', '/home/ann')).toBeNull();
+    expect(xdgDownloadDir('XDG_MUSIC_DIR="$HOME/Music"', '/home/ann')).toBeNull();
+  });
+
+  it('on Linux: the download directory user-dirs.dirs names, when it exists', () => {
+    const custom = '/home/ann/Téléchargements';
+    expect(launchDir(memHost('linux', { '/home/ann/.config/user-dirs.dirs': userDirs }, [custom, '/home/ann/Downloads']))).toEqual({ kind: 'downloads', dir: custom });
+    // $XDG_CONFIG_HOME's user-dirs.dirs, not ~/.config's
+    const env = { XDG_CONFIG_HOME: '/home/ann/cfg' };
+    expect(launchDir(memHost('linux', { '/home/ann/cfg/user-dirs.dirs': 'XDG_DOWNLOAD_DIR="/srv/dl"\n' }, ['/srv/dl'], env))).toEqual({ kind: 'downloads', dir: '/srv/dl' });
+    // named but missing: ~/Downloads when it exists, else the temp dir
+    expect(launchDir(memHost('linux', { '/home/ann/.config/user-dirs.dirs': userDirs }, ['/home/ann/Downloads']))).toEqual({ kind: 'downloads', dir: '/home/ann/Downloads' });
+    expect(launchDir(memHost('linux', { '/home/ann/.config/user-dirs.dirs': userDirs }, []))).toEqual({ kind: 'temp', dir: '/tmp' });
+  });
+
+  it('on Linux: ~/Downloads without a user-dirs.dirs; the temp dir with neither', () => {
+    expect(launchDir(memHost('linux', {}, ['/home/ann/Downloads']))).toEqual({ kind: 'downloads', dir: '/home/ann/Downloads' });
+    expect(launchDir(memHost('linux', {}, []))).toEqual({ kind: 'temp', dir: '/tmp' });
+  });
+
+  it('on WSL (/proc/version or WSL_DISTRO_NAME), macOS and Windows: the temp dir, Downloads or not', () => {
+    const files = { '/home/ann/.config/user-dirs.dirs': userDirs };
+    const dirs = ['/home/ann/Downloads', '/home/ann/Téléchargements'];
+    const wslVersion = { ...files, '/proc/version': 'Linux version 5.15.167.4-microsoft-standard-WSL2 (root@1) (gcc) #1 SMP' };
+    expect(launchDir(memHost('linux', wslVersion, dirs))).toEqual({ kind: 'temp', dir: '/tmp' });
+    expect(launchDir(memHost('linux', files, dirs, { WSL_DISTRO_NAME: 'Ubuntu' }))).toEqual({ kind: 'temp', dir: '/tmp' });
+    expect(launchDir(memHost('darwin', files, dirs))).toEqual({ kind: 'temp', dir: '/tmp' });
+    expect(launchDir(memHost('win32', files, dirs))).toEqual({ kind: 'temp', dir: '/tmp' });
+    // a plain Linux /proc/version is not WSL
+    expect(launchDir(memHost('linux', { ...files, '/proc/version': 'Linux version 6.1.0-13-amd64 (debian-kernel@lists.debian.org)' }, dirs)).kind).toBe('downloads');
+  });
+});
+
+/** A fake home under `root` (with ~/Downloads when `downloads`) and a temp dir, on `platform`. */
+function fakeMachine(root: string, platform: NodeJS.Platform, downloads: boolean): LaunchHost & { downloads: string } {
+  const home = join(root, 'home');
+  const tmp = join(root, 'tmp');
+  mkdirSync(home);
+  mkdirSync(tmp);
+  if (downloads) mkdirSync(join(home, 'Downloads'));
+  return { ...realLaunchHost(), platform, env: {}, home, tmp, downloads: join(home, 'Downloads') };
+}
+
 describe('openBrowser', () => {
   for (const platform of ['linux', 'darwin', 'win32'] as const) {
-    it(`gives the ${platform} opener a 0600 launch file's URL, never the token`, async () => {
+    it(`gives the ${platform} opener a 0600 launch file's URL in a private temp directory${platform === 'linux' ? ' (no Downloads)' : ''}, never the token`, async () => {
+      const host = fakeMachine(tmp.dir, platform, platform !== 'linux');
       const { opener, calls } = recorder();
       const warnings: string[] = [];
-      const launch = await openBrowser(PAGE_URL, { opener, warn: (m) => warnings.push(m), platform, parent: tmp.dir });
+      const launch = await openBrowser(PAGE_URL, { opener, warn: (m) => warnings.push(m), host });
       expect(launch).not.toBeNull();
       await waitFor(() => calls.length === 1, 2000, 'the opener to be called');
       const { file, args } = calls[0]!;
@@ -79,20 +140,45 @@ describe('openBrowser', () => {
       expect(path).toBe(launch!.path);
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
-      expect(dirname(dirname(path))).toBe(tmp.dir);
+      expect(dirname(dirname(path))).toBe(host.tmp);
       expect(readFileSync(path, 'utf8')).toBe(launchPage(PAGE_URL));
-      expect(warnings).toEqual([]);
+      expect(warnings).toEqual([`opening the browser through ${path} (removed once the page loads); if it says the file is not found, open the URL above`]);
+      // macOS and Windows have a Downloads here too: untouched
+      if (platform !== 'linux') expect(readdirSync(host.downloads)).toEqual([]);
       await launch!.remove();
       expect(existsSync(dirname(path))).toBe(false);
+      await launch!.remove();
     });
   }
 
+  it("on Linux gives the opener a 0600 mcp-tap-ui-<random>.html in the user's Downloads, and stderr its path only", async () => {
+    const host = fakeMachine(tmp.dir, 'linux', true);
+    const { opener, calls } = recorder();
+    const warnings: string[] = [];
+    const launch = await openBrowser(PAGE_URL, { opener, warn: (m) => warnings.push(m), host });
+    await waitFor(() => calls.length === 1, 2000, 'the opener to be called');
+    const path = fileURLToPath(calls[0]!.args.at(-1)!);
+    expect(dirname(path)).toBe(host.downloads);
+    expect(path).toMatch(/\/mcp-tap-ui-[0-9a-f]{24}\.html$/);
+    expect(calls[0]!.args.filter((a) => a.includes(TOKEN))).toEqual([]);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, 'utf8')).toBe(launchPage(PAGE_URL));
+    expect(readdirSync(host.tmp)).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(path);
+    expect(warnings[0]).not.toContain(TOKEN);
+    await launch!.remove();
+    expect(readdirSync(host.downloads)).toEqual([]);
+    await launch!.remove();
+  });
+
   it('warns when the opener fails, or throws, and still hands back the file to remove', async () => {
+    const host = fakeMachine(tmp.dir, 'linux', false);
     for (const opener of [() => Promise.reject(new Error('ENOENT')), () => { throw new Error('sync'); }] as Opener[]) {
       const warnings: string[] = [];
-      const launch = await openBrowser(PAGE_URL, { opener, warn: (m) => warnings.push(m), platform: 'linux', parent: tmp.dir });
-      await waitFor(() => warnings.length === 1, 2000, 'the warning');
-      expect(warnings).toEqual(['could not open a browser (xdg-open); open the URL yourself']);
+      const launch = await openBrowser(PAGE_URL, { opener, warn: (m) => warnings.push(m), host });
+      await waitFor(() => warnings.length === 2, 2000, 'the warning');
+      expect(warnings[1]).toBe('could not open a browser (xdg-open); open the URL yourself');
       await launch!.remove();
     }
   });
@@ -100,37 +186,79 @@ describe('openBrowser', () => {
   it('warns, and opens nothing, when the launch file cannot be written', async () => {
     const { opener, calls } = recorder();
     const warnings: string[] = [];
-    expect(await openBrowser(PAGE_URL, { opener, warn: (m) => warnings.push(m), platform: 'linux', parent: `${tmp.dir}/missing` })).toBeNull();
+    const host = { ...fakeMachine(tmp.dir, 'linux', false), tmp: join(tmp.dir, 'missing') };
+    expect(await openBrowser(PAGE_URL, { opener, warn: (m) => warnings.push(m), host })).toBeNull();
     expect(calls).toEqual([]);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^could not write the page that opens the browser \(.*ENOENT.*\); open the URL yourself$/);
   });
 });
 
+/** A page load from the launch file's page, as a browser sends it: cross-site, a navigation, the token in the URL. */
+function launchLoad(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const req = request(u, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('runUi --open', () => {
-  it('prints the tokened URL, opens a launch file holding it, and removes the file when it stops', async () => {
+  /** Runs the UI with --open on a fake Linux machine with ~/Downloads; hands back what it said and the launch file. */
+  async function start(): Promise<{ ac: AbortController; run: Promise<void>; url: string; token: string; path: string; warned: string[]; host: ReturnType<typeof fakeMachine> }> {
+    const host = fakeMachine(tmp.dir, 'linux', true);
+    const logs = join(tmp.dir, 'logs');
+    mkdirSync(logs);
     const { opener, calls } = recorder();
     const said: string[] = [];
+    const warned: string[] = [];
     const ac = new AbortController();
     const run = runUi(
-      { dir: tmp.dir, files: [], port: 0, open: true, redact: {}, version: '0.0.0-test', script: '' },
-      { say: (l) => said.push(l), warn: () => {}, signal: ac.signal, opener },
+      { dir: logs, files: [], port: 0, open: true, redact: {}, version: '0.0.0-test', script: '' },
+      { say: (l) => said.push(l), warn: (m) => warned.push(m), signal: ac.signal, opener, launchHost: host },
     );
+    await waitFor(() => calls.length === 1, 10_000, 'the opener to be called');
+    const token = new URL(said[0]!).searchParams.get('token')!;
+    return { ac, run, url: said[0]!, token, path: fileURLToPath(calls[0]!.args.at(-1)!), warned, host };
+  }
+
+  it("prints the tokened URL, opens a 0600 launch file in Downloads holding it, names it on stderr without the token, and removes it when it stops", async () => {
+    const ui = await start();
     try {
-      await waitFor(() => calls.length === 1, 10_000, 'the opener to be called');
-      const token = new URL(said[0]!).searchParams.get('token')!;
-      expect(token.length).toBeGreaterThan(20);
-      const { args } = calls[0]!;
-      expect(args.filter((a) => a.includes(token))).toEqual([]);
-      const path = fileURLToPath(args.at(-1)!);
-      expect(statSync(path).mode & 0o777).toBe(0o600);
-      expect(readFileSync(path, 'utf8')).toBe(launchPage(said[0]!));
-      ac.abort();
-      await run;
-      expect(existsSync(dirname(path))).toBe(false);
+      expect(ui.token.length).toBeGreaterThan(20);
+      expect(ui.path.includes(ui.token)).toBe(false);
+      expect(dirname(ui.path)).toBe(ui.host.downloads);
+      expect(statSync(ui.path).mode & 0o777).toBe(0o600);
+      expect(readFileSync(ui.path, 'utf8')).toBe(launchPage(ui.url));
+      const line = ui.warned.filter((m) => m.startsWith('opening the browser through '));
+      expect(line).toEqual([`opening the browser through ${ui.path} (removed once the page loads); if it says the file is not found, open the URL above`]);
+      expect(ui.warned.filter((m) => m.includes(ui.token))).toEqual([]);
+      ui.ac.abort();
+      await ui.run;
+      expect(existsSync(ui.path)).toBe(false);
+      expect(readdirSync(ui.host.downloads)).toEqual([]);
     } finally {
-      ac.abort();
-      await run;
+      ui.ac.abort();
+      await ui.run;
+    }
+  });
+
+  it("removes the launch file as soon as its page's load reaches the server, and not for other requests", async () => {
+    const ui = await start();
+    try {
+      // the URL pasted into a browser (not cross-site) leaves the file for the browser being opened
+      expect(await new Promise<number>((resolve, reject) => request(ui.url, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject).end())).toBe(303);
+      expect(existsSync(ui.path)).toBe(true);
+      expect(await launchLoad(ui.url)).toBe(200);
+      await waitFor(() => !existsSync(ui.path), 5000, 'the launch file to go');
+      expect(readdirSync(ui.host.downloads)).toEqual([]);
+    } finally {
+      ui.ac.abort();
+      await ui.run;
     }
   });
 });
@@ -150,6 +278,19 @@ describe('the guard, for the launch file', () => {
     const body = await res.text();
     expect(body).toContain('<meta http-equiv="refresh" content="0;url=/">');
     expect(body).not.toContain(TOKEN);
+  });
+
+  it('tells onLaunch of a launch, and of nothing else', async () => {
+    let launches = 0;
+    const told = makeUiHandler({ token: TOKEN, port: PORT, watch, page: { html: '<p>page</p>', csp: "default-src 'none'" }, onLaunch: () => void launches++ });
+    const ask = (path: string, headers: Record<string, string>) => told(new Request(`http://127.0.0.1:${PORT}${path}`, { headers }));
+    expect((await ask(`/?token=${TOKEN}`, { host: `127.0.0.1:${PORT}` })).status).toBe(303);
+    expect((await ask('/', { host: `127.0.0.1:${PORT}`, cookie: `mcp-tap-ui-${PORT}=${TOKEN}` })).status).toBe(200);
+    expect((await ask(`/?token=${TOKEN}`, { ...navigation, 'sec-fetch-dest': 'iframe' })).status).toBe(403);
+    expect((await ask(`/?token=${TOKEN.slice(0, -1)}`, navigation)).status).toBe(403);
+    expect(launches).toBe(0);
+    expect((await ask(`/?token=${TOKEN}`, navigation)).status).toBe(200);
+    expect(launches).toBe(1);
   });
 
   it('refuses every other cross-site request, with the token or without', async () => {
