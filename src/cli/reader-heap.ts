@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { sizeYoungGeneration } from '../proxy/young-generation.js';
 
 /** The subcommands that read logs (the relays — the proxy, `http` — and the drivers size their own). */
-export const READER_COMMANDS: ReadonlySet<string> = new Set(['tail', 'ls', 'export', 'stats', 'check', 'baseline', 'diff', 'ui', 'audit', 'mcp']);
+export const READER_COMMANDS: ReadonlySet<string> = new Set(['tail', 'ls', 'export', 'stats', 'check', 'baseline', 'diff', 'ui', 'audit', 'mcp', 'replay', 'mock']);
 
 /** Sizes the heap for a reader. Call once, before the reading starts. */
 export function sizeReaderHeap(): void {

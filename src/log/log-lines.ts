@@ -12,8 +12,8 @@ export const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b ===
 
 /** What the splitter hands over for each line. */
 export type RawLine =
-  | { line: number; next: number; data: Buffer; complete: boolean }
-  | { line: number; next: number; head: Buffer; bytes: number; complete: boolean; reason: 'long' | 'foreign' };
+  | { line: number; start?: number; next: number; data: Buffer; complete: boolean }
+  | { line: number; start?: number; next: number; head: Buffer; bytes: number; complete: boolean; reason: 'long' | 'foreign' };
 
 /**
  * Buffer → lines on LF, with bounded memory: a line that cannot be a record (its first non-blank byte is
@@ -28,12 +28,16 @@ export class LogLineSplitter {
   private mode: 'hold' | 'long' | 'foreign' = 'hold';
   private sawContent = false;
   private lineNo = 1;
+  /** File offset where the line being gathered starts. */
+  private lineStart: number;
 
   /** `pos`: the file offset of the first byte it is given. */
   constructor(
     private readonly cap: number,
     private pos = 0,
-  ) {}
+  ) {
+    this.lineStart = pos;
+  }
 
   push(chunk: Buffer, out: RawLine[]): void {
     const base = this.pos;
@@ -104,12 +108,14 @@ export class LogLineSplitter {
 
   private flush(complete: boolean, next: number): RawLine {
     const line = this.lineNo++;
+    const start = this.lineStart;
+    this.lineStart = next;
     let out: RawLine;
     if (this.mode === 'hold') {
       const data = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
-      out = { line, next, data, complete };
+      out = { line, start, next, data, complete };
     } else {
-      out = { line, next, head: Buffer.concat(this.head, this.headLen), bytes: this.bytes, complete, reason: this.mode };
+      out = { line, start, next, head: Buffer.concat(this.head, this.headLen), bytes: this.bytes, complete, reason: this.mode };
     }
     this.parts = [];
     this.held = 0;

@@ -11,6 +11,8 @@ import type { LogRecord } from './record.js';
 export interface RecordItem {
   record: LogRecord;
   line: number;
+  /** Byte offset where the record's line starts (its bytes are start..next: a reader that reads it again). */
+  start?: number;
   /** Byte offset where the next line starts (a `start` for a reader that goes on after this record). */
   next?: number;
 }
@@ -159,7 +161,7 @@ export function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord
   const line = raw.line;
   if (needsBody !== undefined && 'data' in raw && raw.complete) {
     const head = headOnly(raw.data, raw.line, needsBody);
-    if (head !== null) return { record: head, line, next: raw.next };
+    if (head !== null) return { record: head, line, start: raw.start, next: raw.next };
   }
   if ('reason' in raw) {
     if (raw.reason === 'long') {
@@ -179,5 +181,5 @@ export function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord
     return { warning: `not JSON (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
   }
   if (!isLogRecord(value)) return { warning: `not an mcp-tap record (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
-  return { record: value, line, next: raw.next };
+  return { record: value, line, start: raw.start, next: raw.next };
 }

@@ -9,7 +9,7 @@
 import { isObject } from '../protocol/jsonrpc.js';
 import { targetParam } from '../protocol/mcp.js';
 import { deepEqual } from './compare.js';
-import { paramsOf, targetOf, type RecMsg } from './recorded.js';
+import { bareParams, paramsHash, paramsOf, targetOf, type RecMsg } from './recorded.js';
 
 export interface BookEntry {
   request: RecMsg;
@@ -26,12 +26,7 @@ export interface Match {
 }
 
 /** params without `_meta`, for matching. */
-function bare(params: unknown): unknown {
-  if (!isObject(params) || !('_meta' in params)) return params;
-  const { _meta: _m, ...rest } = params;
-  void _m;
-  return rest;
-}
+const bare = bareParams;
 
 function pick(list: BookEntry[]): BookEntry | undefined {
   return list.find((e) => e.used === 0) ?? list.at(-1);
@@ -78,7 +73,10 @@ export class AnswerBook {
     if (!all || all.length === 0) return undefined;
     const live = bare(params);
     let found: Match | undefined;
-    const exact = all.filter((e) => deepEqual(bare(paramsOf(e.request.msg)), live));
+    // requests read from a file carry a hash of their params: only those that may be equal are read again
+    let liveHash: number | undefined;
+    const mayEqual = (e: BookEntry): boolean => e.request.paramsHash === undefined || e.request.paramsHash === (liveHash ??= paramsHash(live));
+    const exact = all.filter((e) => mayEqual(e) && deepEqual(bare(paramsOf(e.request.msg)), live));
     const ex = pick(exact);
     if (ex) found = { entry: ex, how: 'exact' };
     else if (this.opts.byTarget && targetParam(method) !== undefined) {

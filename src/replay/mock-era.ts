@@ -61,14 +61,14 @@ export function recordedEra(session: RecordedSession): RecordedEra {
   const out: RecordedEra = { era: 'stateless', versions: [...versions] };
   if (probe) out.discover = { request: probe, result: resultOf(session.answerOf(probe))! };
   // the server names itself in its results' _meta (2026-07-28), the discover result first
-  const results = [out.discover?.result, ...session.messages.filter((m) => m.from === 'server').map(resultOf)];
-  for (const r of results) {
-    const info = isObject(r?.['_meta']) ? r['_meta'][META.serverInfo] : undefined;
-    if (info !== undefined) {
-      out.serverInfo = info;
-      break;
-    }
+  // one result at a time: the bodies of a session read from a file are read again when asked for
+  const infoOf = (r: JsonObject | undefined): unknown => (isObject(r?.['_meta']) ? r['_meta'][META.serverInfo] : undefined);
+  let info = infoOf(out.discover?.result);
+  for (const m of session.messages) {
+    if (info !== undefined) break;
+    if (m.from === 'server') info = infoOf(resultOf(m));
   }
+  if (info !== undefined) out.serverInfo = info;
   return out;
 }
 

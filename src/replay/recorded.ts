@@ -1,11 +1,15 @@
 /**
  * A recorded session as replay and mock need it: the JSON-RPC messages of both sides in the order they
  * were observed (batch elements flattened), each answer linked to the request it answers through the
- * log's own `reqSeq` pairing, plus what the session's events say about the server.
+ * log's own `reqSeq` pairing, plus what the session's events say about the server. Read from a log file
+ * (src/replay/load.ts), a message keeps only its index entry and where its record lies in the file; its
+ * parsed message is read again from there when asked for (src/replay/record-file.ts), so memory does not
+ * grow with what the session's messages hold.
  */
 import type { JsonRpcId, LogRecord } from '../log/record.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { targetParam } from '../protocol/mcp.js';
+import type { RecordFile } from './record-file.js';
 
 export type Side = 'client' | 'server';
 export type MsgKind = 'request' | 'response' | 'error' | 'notification' | 'invalid';
@@ -37,6 +41,121 @@ export interface RecMsg {
   truncated: boolean;
   /** Size on the wire of the line that carried it. */
   bytes?: number;
+  /** Requests read from a file: paramsHash() of their params without `_meta` (exact matches are looked for among these). */
+  paramsHash?: number;
+}
+
+/** JSON text of a value with object keys sorted: equal for values that compare.ts's deepEqual finds equal. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObject(v)) {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}
+
+/** A signed 32-bit hash (FNV-1a) of a JSON value that is the same for deep-equal values (the converse does not hold). */
+export function paramsHash(v: unknown): number {
+  const text = canonical(v);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+/** params without `_meta`, as requests are matched. */
+export function bareParams(params: unknown): unknown {
+  if (!isObject(params) || !('_meta' in params)) return params;
+  const { _meta: _m, ...rest } = params;
+  void _m;
+  return rest;
+}
+
+const KINDS: readonly MsgKind[] = ['request', 'response', 'error', 'notification', 'invalid'];
+
+/**
+ * A message of a session read from a log file: the index entry, and where its record lies in the file.
+ * `msg` and `raw` are read from there when asked for (a small cache keeps the latest records), and so are
+ * `time` and `bytes`, which replay and mock rarely need. Side, kind, truncated and index share one number:
+ * the entry is ~100 bytes whatever the message holds.
+ */
+class StoredMsg {
+  declare batchSize?: number;
+  declare id?: JsonRpcId;
+  declare method?: string;
+  declare target?: string;
+  declare reqSeq?: number;
+  declare ms?: number;
+  declare paramsHash?: number;
+  /** index × 64 + kind × 4 + truncated × 2 + (from server). */
+  private readonly bits: number;
+
+  constructor(
+    readonly seq: number,
+    index: number,
+    from: Side,
+    kind: MsgKind,
+    truncated: boolean,
+    private readonly file: RecordFile,
+    /** Byte offset of the record's line. */
+    private readonly start: number,
+    /** Bytes of the line (with its line end). */
+    private readonly length: number,
+  ) {
+    this.bits = index * 64 + KINDS.indexOf(kind) * 4 + (truncated ? 2 : 0) + (from === 'server' ? 1 : 0);
+  }
+
+  get index(): number {
+    return Math.floor(this.bits / 64);
+  }
+
+  get kind(): MsgKind {
+    return KINDS[Math.floor((this.bits % 64) / 4)]!;
+  }
+
+  get truncated(): boolean {
+    return (this.bits & 2) !== 0;
+  }
+
+  get from(): Side {
+    return (this.bits & 1) !== 0 ? 'server' : 'client';
+  }
+
+  private record(): LogRecord {
+    return this.file.record(this.seq, this.start, this.length);
+  }
+
+  get time(): number {
+    const t = this.record().time;
+    return typeof t === 'number' ? t : 0;
+  }
+
+  get bytes(): number | undefined {
+    const b = this.record().bytes;
+    return typeof b === 'number' ? b : undefined;
+  }
+
+  get msg(): unknown {
+    const r = this.record();
+    if (this.batchSize !== undefined) return Array.isArray(r.msg) ? r.msg[this.index] : undefined;
+    return r.msg;
+  }
+
+  get raw(): string | undefined {
+    if (this.batchSize !== undefined) return undefined;
+    const r = this.record();
+    return typeof r.raw === 'string' ? r.raw : undefined;
+  }
+}
+
+/** Where a record read from a log file lies in it, for messages that read their body again when asked. */
+export interface RecordPlace {
+  file: RecordFile;
+  start: number;
+  length: number;
 }
 
 /** What the session's start event says about the server that was recorded. */
@@ -95,6 +214,28 @@ export function paramsOf(msg: unknown): unknown {
   return isObject(msg) ? msg['params'] : undefined;
 }
 
+/** Strings that recur in every message (methods, tool names) are kept once. */
+type Interner = (s: string) => string;
+
+/** The index entry of a message whose record lies at `place` (its body is not kept). */
+function stored(r: LogRecord, index: number, kind: MsgKind, place: RecordPlace): RecMsg {
+  const from = r.from as Side;
+  return new StoredMsg(r.seq, index, from, kind, r.truncated === true, place.file, place.start, place.length);
+}
+
+/** The same message as fromRecord's, without its body: what a session read from a file keeps. */
+function indexed(m: RecMsg, place: RecordPlace, r: LogRecord, intern: Interner): RecMsg {
+  const s = stored(r, m.index, m.kind, place);
+  if (m.batchSize !== undefined) s.batchSize = m.batchSize;
+  if (m.id !== undefined) s.id = typeof m.id === 'string' ? intern(m.id) : m.id;
+  if (m.method !== undefined) s.method = intern(m.method);
+  if (m.target !== undefined) s.target = intern(m.target);
+  if (m.reqSeq !== undefined) s.reqSeq = m.reqSeq;
+  if (m.ms !== undefined) s.ms = m.ms;
+  if (m.kind === 'request') s.paramsHash = paramsHash(bareParams(paramsOf(m.msg)));
+  return s;
+}
+
 function fromRecord(r: LogRecord): RecMsg[] {
   if (r.from !== 'client' && r.from !== 'server') return [];
   const base = { seq: r.seq, from: r.from, time: typeof r.time === 'number' ? r.time : 0, truncated: r.truncated === true } as const;
@@ -139,29 +280,66 @@ function fromRecord(r: LogRecord): RecMsg[] {
  * unanswered request of the other side with the same id.
  */
 export function buildSession(records: readonly LogRecord[]): RecordedSession {
-  const messages: RecMsg[] = [];
-  const server: RecordedServer = {};
-  let id = '';
-  for (const r of records) {
-    if (id === '') id = r.session;
+  const b = new SessionBuilder();
+  for (const r of records) b.add(r);
+  return b.finish();
+}
+
+/**
+ * buildSession one record at a time. A record added with its place in the log file is kept only as the
+ * index entries of its messages (their bodies are read again from the file when asked for); one added
+ * without keeps its parsed messages.
+ */
+export class SessionBuilder {
+  private readonly messages: RecMsg[] = [];
+  private readonly server: RecordedServer = {};
+  private id = '';
+  private readonly strings = new Map<string, string>();
+  private readonly intern: Interner = (s) => {
+    if (s.length > 200) return s;
+    const had = this.strings.get(s);
+    if (had !== undefined) return had;
+    if (this.strings.size < 10_000) this.strings.set(s, s);
+    return s;
+  };
+
+  add(r: LogRecord, place?: RecordPlace): void {
+    if (this.id === '') this.id = r.session;
     if (r.kind === 'event' && r.event === 'start') {
+      const server = this.server;
       if (typeof r['name'] === 'string') server.name = r['name'];
       if (typeof r['command'] === 'string') server.command = r['command'];
       if (Array.isArray(r['args'])) server.args = (r['args'] as unknown[]).map(String);
       if (typeof r['maxLogBytes'] === 'number') server.maxLogBytes = r['maxLogBytes'];
-      continue;
+      return;
     }
-    messages.push(...fromRecord(r));
+    for (const m of fromRecord(r)) this.messages.push(place ? indexed(m, place, r, this.intern) : m);
   }
+
+  finish(): RecordedSession {
+    this.strings.clear();
+    return link(this.id, this.messages, this.server);
+  }
+}
+
+function link(id: string, messages: RecMsg[], server: RecordedServer): RecordedSession {
   messages.sort((a, b) => a.seq - b.seq || a.index - b.index);
 
-  const requests = new Map<string, RecMsg>();
+  // requests by seq (a record holds one message), by seq and id for batch elements
+  const single = new Map<number, RecMsg>();
+  const inBatch = new Map<string, RecMsg>();
+  const requestAt = (seq: number, id: unknown): RecMsg | undefined => {
+    const r = single.get(seq);
+    if (r !== undefined) return idKey(r.id) === idKey(id) ? r : undefined;
+    return inBatch.get(reqKey(seq, id));
+  };
   const answers = new Map<RecMsg, RecMsg>();
   // fallback pairing, per side of the request: id → requests still open, oldest first
   const open = { client: new Map<string, RecMsg[]>(), server: new Map<string, RecMsg[]>() };
   for (const m of messages) {
     if (m.kind === 'request' && m.id !== undefined && m.id !== null) {
-      requests.set(reqKey(m.seq, m.id), m);
+      if (m.batchSize === undefined) single.set(m.seq, m);
+      else inBatch.set(reqKey(m.seq, m.id), m);
       const q = open[m.from].get(idKey(m.id)) ?? [];
       q.push(m);
       open[m.from].set(idKey(m.id), q);
@@ -169,7 +347,7 @@ export function buildSession(records: readonly LogRecord[]): RecordedSession {
     }
     if (!isAnswer(m.kind) || m.id === undefined || m.id === null) continue;
     const other: Side = m.from === 'client' ? 'server' : 'client';
-    let req = m.reqSeq !== undefined ? requests.get(reqKey(m.reqSeq, m.id)) : undefined;
+    let req = m.reqSeq !== undefined ? requestAt(m.reqSeq, m.id) : undefined;
     if (req === undefined && m.reqSeq === undefined) req = open[other].get(idKey(m.id))?.[0];
     if (req === undefined || req.from !== other || answers.has(req)) continue;
     answers.set(req, m);
@@ -177,6 +355,7 @@ export function buildSession(records: readonly LogRecord[]): RecordedSession {
     if (q) {
       const at = q.indexOf(req);
       if (at >= 0) q.splice(at, 1);
+      if (q.length === 0) open[other].delete(idKey(m.id));
     }
   }
 

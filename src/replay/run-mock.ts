@@ -25,7 +25,7 @@ export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs
   const engine = new MockEngine(session, { now: () => performance.now() - started, answerWaitMs });
   const era = engine.eraNote();
   if (era && (!quiet || era.refuses)) io.say(era.text);
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     let done = false;
     let blocked = false;
@@ -35,6 +35,15 @@ export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs
       clearTimeout(timer);
       io.stdin.pause();
       resolve();
+    };
+    // the engine reads recorded bodies from the log as it goes: a log changed meanwhile ends the mock (InputError)
+    const guarded = (f: () => void): void => {
+      try {
+        f();
+      } catch (err) {
+        reject(err);
+        stop();
+      }
     };
     const emit = (outs: MockOut[]): void => {
       for (const o of outs) {
@@ -59,26 +68,28 @@ export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs
       const d = engine.nextDeadline();
       if (d === undefined || done) return;
       timer = setTimeout(
-        () => {
-          emit(engine.onTick());
-          schedule();
-        },
+        () =>
+          guarded(() => {
+            emit(engine.onTick());
+            schedule();
+          }),
         Math.max(0, Math.ceil(d - (performance.now() - started))) + 1,
       );
     };
     const splitter = new LineSplitter(
       MAX_LINE_BYTES,
-      (line) => {
-        if (line.data) {
-          let text = line.data.toString('utf8');
-          if (text.endsWith('\r')) text = text.slice(0, -1);
-          if (text.trim() === '') return;
-          emit(engine.onLine(text));
-        } else {
-          io.say(`a line of ${line.bytes} bytes from the client is longer than the mock reads (${MAX_LINE_BYTES}); ignored`);
-        }
-        schedule();
-      },
+      (line) =>
+        guarded(() => {
+          if (line.data) {
+            let text = line.data.toString('utf8');
+            if (text.endsWith('\r')) text = text.slice(0, -1);
+            if (text.trim() === '') return;
+            emit(engine.onLine(text));
+          } else {
+            io.say(`a line of ${line.bytes} bytes from the client is longer than the mock reads (${MAX_LINE_BYTES}); ignored`);
+          }
+          schedule();
+        }),
       jsonShortener,
     );
     io.stdout.on('error', stop); // the client stopped reading
@@ -88,7 +99,9 @@ export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs
       stop();
     });
     io.stdin.on('error', stop);
-    emit(engine.start());
-    schedule();
+    guarded(() => {
+      emit(engine.start());
+      schedule();
+    });
   });
 }

@@ -70,37 +70,51 @@ export async function runReplay(run: ReplayRun): Promise<ReplayOutcome> {
         killTimer = setTimeout(() => child.kill('SIGKILL'), 2000);
       }, 2 * grace + 3000);
     };
+    // the engine reads recorded bodies from the log as it goes: a log changed meanwhile ends the replay (InputError)
+    const guarded = (f: () => void): void => {
+      try {
+        f();
+      } catch (err) {
+        finish();
+        reject(err);
+      }
+    };
     const schedule = (): void => {
       clearTimeout(timer);
       if (finishing) return;
       if (engine.finished) return finish();
       const d = engine.nextDeadline();
       if (d === undefined) return finish(); // nothing left to wait for (never expected: a waiting engine has a deadline)
-      timer = setTimeout(() => {
-        send(engine.onTick());
-        schedule();
-      }, Math.max(0, Math.ceil(d - now())) + 1);
+      timer = setTimeout(
+        () =>
+          guarded(() => {
+            send(engine.onTick());
+            schedule();
+          }),
+        Math.max(0, Math.ceil(d - now())) + 1,
+      );
     };
     const splitter = new LineSplitter(
       MAX_LINE_BYTES,
-      (line) => {
-        if (finishing) return;
-        if (line.data) {
-          let text = line.data.toString('utf8');
-          if (text.endsWith('\r')) text = text.slice(0, -1);
-          if (text.trim() === '') return;
-          send(engine.onLine(text));
-        } else {
-          let parsed: unknown;
-          try {
-            parsed = line.shortened ? JSON.parse(line.shortened) : undefined;
-          } catch {
-            parsed = undefined;
+      (line) =>
+        guarded(() => {
+          if (finishing) return;
+          if (line.data) {
+            let text = line.data.toString('utf8');
+            if (text.endsWith('\r')) text = text.slice(0, -1);
+            if (text.trim() === '') return;
+            send(engine.onLine(text));
+          } else {
+            let parsed: unknown;
+            try {
+              parsed = line.shortened ? JSON.parse(line.shortened) : undefined;
+            } catch {
+              parsed = undefined;
+            }
+            send(engine.onOversized(parsed, line.bytes));
           }
-          send(engine.onOversized(parsed, line.bytes));
-        }
-        schedule();
-      },
+          schedule();
+        }),
       jsonShortener,
     );
     child.stdout.on('data', (c: Buffer) => splitter.push(c));
@@ -112,11 +126,13 @@ export async function runReplay(run: ReplayRun): Promise<ReplayOutcome> {
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       clearTimeout(killTimer);
-      if (!finishing) engine.onExit(code, signal);
+      if (!finishing) guarded(() => engine.onExit(code, signal));
       resolve({ code, signal });
     });
-    send(engine.start());
-    schedule();
+    guarded(() => {
+      send(engine.start());
+      schedule();
+    });
   });
 
   if (!engine.heardFromServer && (result.code === 127 || result.code === 126)) {
