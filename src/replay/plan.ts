@@ -10,7 +10,7 @@
 import { InputError } from '../errors.js';
 import type { BookEntry } from './answer-book.js';
 import { hasMarkers, recordLargerAdvice } from './shortened.js';
-import type { RecMsg, RecordedSession } from './recorded.js';
+import { idKey, type RecMsg, type RecordedSession } from './recorded.js';
 
 /** One line the replay sends. */
 export interface SendUnit {
@@ -23,12 +23,17 @@ export interface SendUnit {
   waitFor: RecMsg[];
 }
 
+/** One step of the plan: a line to send, or client messages the log shortened (they cannot be sent as they were). */
+export type PlanStep = { send: SendUnit } | { notReplayed: RecMsg[] };
+
 export interface ReplayPlan {
   session: RecordedSession;
   mode: 'all' | 'selected';
-  units: SendUnit[];
-  /** Client messages the log shortened: they cannot be sent as they were. */
-  notReplayed: RecMsg[];
+  /**
+   * The steps in order, each made when it is asked for: a whole session is walked through its index as
+   * the replay goes, not held as a list of lines (memory stays bounded whatever the session holds).
+   */
+  steps(): Iterator<PlanStep>;
   /** The server's recorded requests with the client's recorded answers. */
   serverBook: BookEntry[];
   /** Recorded server requests the replay expects the server to make again. */
@@ -57,19 +62,46 @@ export function replayable(m: RecMsg): boolean {
   return m.batchSize !== undefined && !hasMarkers(m.msg);
 }
 
-/** The client's lines, in recorded order: single messages and recorded batches (client answers left out). */
-function clientLines(s: RecordedSession): SendUnit[] {
+/** The lines a plan sends, all made (for tests and small selections). */
+export function planUnits(plan: ReplayPlan): SendUnit[] {
   const units: SendUnit[] = [];
-  for (const m of s.messages) {
-    if (!isClientSend(m)) continue;
-    const last = units.at(-1);
-    if (m.batchSize !== undefined && last && last.seq === m.seq && last.batch) {
-      last.items.push(m);
-      continue;
-    }
-    units.push({ seq: m.seq, items: [m], batch: m.batchSize !== undefined, waitFor: [] });
-  }
+  const it = plan.steps();
+  for (let r = it.next(); !r.done; r = it.next()) if ('send' in r.value) units.push(r.value.send);
   return units;
+}
+
+/** Index of the first message with this seq (messages are sorted by seq), or -1. */
+function firstAt(ms: readonly RecMsg[], seq: number): number {
+  let lo = 0;
+  let hi = ms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ms[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ms.length && ms[lo]!.seq === seq ? lo : -1;
+}
+
+/** The client request that the server message at `at` answers in the recording, if it is such an answer. */
+function requestAnswered(s: RecordedSession, m: RecMsg, at: number): RecMsg | undefined {
+  if ((m.kind !== 'response' && m.kind !== 'error') || m.id === undefined || m.id === null) return undefined;
+  const ms = s.messages;
+  if (m.reqSeq !== undefined) {
+    const i = firstAt(ms, m.reqSeq);
+    if (i < 0) return undefined;
+    for (let j = i; j < ms.length && ms[j]!.seq === m.reqSeq; j++) {
+      const q = ms[j]!;
+      if (q.from === 'client' && q.kind === 'request' && s.answerOf(q) === m) return q;
+    }
+    return undefined;
+  }
+  // a log written before pairing: the request is an earlier one with the same id
+  const k = idKey(m.id);
+  for (let j = at - 1; j >= 0; j--) {
+    const q = ms[j]!;
+    if (q.from === 'client' && q.kind === 'request' && idKey(q.id) === k && s.answerOf(q) === m) return q;
+  }
+  return undefined;
 }
 
 function book(s: RecordedSession): BookEntry[] {
@@ -88,37 +120,41 @@ function counts(s: RecordedSession, inside: (m: RecMsg) => boolean): { noise: nu
   return { noise, notifications };
 }
 
-/** The whole session: every client line in order, each waiting for the answers recorded before it. */
-type Part = Pick<ReplayPlan, 'units' | 'notReplayed' | 'expectedServerRequests'> & { inside: (m: RecMsg) => boolean };
+type Part = Pick<ReplayPlan, 'steps' | 'expectedServerRequests'> & { inside: (m: RecMsg) => boolean };
 
-function planAll(s: RecordedSession): Part {
-  const lines = clientLines(s);
-  const lineAt = new Map(lines.map((u) => [u.seq, u]));
-  const units: SendUnit[] = [];
-  const notReplayed: RecMsg[] = [];
+/**
+ * The client's lines in recorded order (single messages and recorded batches, client answers left out),
+ * each waiting for the answers recorded since the line before it; made one at a time from the index.
+ */
+function* linesOf(s: RecordedSession): Generator<PlanStep> {
+  const ms = s.messages;
   let answered: RecMsg[] = [];
-  const requestOf = new Map<RecMsg, RecMsg>();
-  for (const m of s.messages) {
-    const a = m.from === 'client' && m.kind === 'request' ? s.answerOf(m) : undefined;
-    if (a) requestOf.set(a, m);
-  }
-  let seen = -1;
-  for (const m of s.messages) {
-    const req = m.from === 'server' ? requestOf.get(m) : undefined;
-    if (req && !s.cancelled.has(req)) answered.push(req);
-    const u = lineAt.get(m.seq);
-    if (!u || u.seq === seen) continue;
-    seen = u.seq;
-    if (!u.items.every(replayable)) {
-      notReplayed.push(...u.items);
+  let i = 0;
+  while (i < ms.length) {
+    // one record: a message, or the elements of a batch
+    const seq = ms[i]!.seq;
+    const items: RecMsg[] = [];
+    for (; i < ms.length && ms[i]!.seq === seq; i++) {
+      const m = ms[i]!;
+      if (m.from === 'server') {
+        const req = requestAnswered(s, m, i);
+        if (req && !s.cancelled.has(req)) answered.push(req);
+      } else if (isClientSend(m)) items.push(m);
+    }
+    if (items.length === 0) continue;
+    if (!items.every(replayable)) {
+      yield { notReplayed: items };
       continue; // what it would have waited for, the next line waits for
     }
-    u.waitFor = answered;
+    yield { send: { seq, items, batch: items[0]!.batchSize !== undefined, waitFor: answered } };
     answered = [];
-    units.push(u);
   }
+}
+
+/** The whole session: every client line in order, each waiting for the answers recorded before it. */
+function planAll(s: RecordedSession): Part {
   const expectedServerRequests = s.messages.filter((m) => m.from === 'server' && m.kind === 'request');
-  return { units, notReplayed, expectedServerRequests, inside: () => true };
+  return { steps: () => linesOf(s), expectedServerRequests, inside: () => true };
 }
 
 function describeRecord(s: RecordedSession, seq: number): string {
@@ -176,15 +212,14 @@ function planSelected(s: RecordedSession, sel: Selection): Part {
     );
   }
 
-  const units: SendUnit[] = [];
-  const notReplayed: RecMsg[] = [];
+  const steps: PlanStep[] = [];
   const sentRequests: RecMsg[] = [];
   for (const m of [...handshake, ...chosen]) {
     if (!replayable(m)) {
-      notReplayed.push(m);
+      steps.push({ notReplayed: [m] });
       continue;
     }
-    units.push({ seq: m.seq, items: [m], batch: false, waitFor: [...sentRequests] });
+    steps.push({ send: { seq: m.seq, items: [m], batch: false, waitFor: [...sentRequests] } });
     // one after the other; a request the recording has no answer to is not waited for
     if (m.kind === 'request' && s.answerOf(m) !== undefined) sentRequests.push(m);
   }
@@ -192,7 +227,7 @@ function planSelected(s: RecordedSession, sel: Selection): Part {
   const windows = chosen.map((r) => [r.seq, s.answerOf(r)?.seq ?? r.seq] as const);
   const inside = (m: RecMsg): boolean => windows.some(([lo, hi]) => m.seq > lo && m.seq < hi);
   const expectedServerRequests = s.messages.filter((m) => m.from === 'server' && m.kind === 'request' && inside(m));
-  return { units, notReplayed, expectedServerRequests, inside };
+  return { steps: () => steps[Symbol.iterator](), expectedServerRequests, inside };
 }
 
 /** Plans the replay of a recorded session (all of it, or the handshake and the selected calls). */

@@ -2,7 +2,8 @@
 import type { ChalkInstance } from 'chalk';
 import { escapeControl } from '../text/escape.js';
 import type { Difference } from './compare.js';
-import type { ReplayEntry, ReplayResult } from './result.js';
+import { LISTED_FAILURES, LISTED_OTHERS } from './report-rows.js';
+import type { ReplayEntry, ReplayResult, ReplaySummary } from './result.js';
 
 /** Where the replay came from and went, for the report's header and footer. */
 export interface ReplayContext {
@@ -83,6 +84,18 @@ function counts(rec: Record<string, number>): string {
   return parts.length === 0 ? 'none' : parts.join(', ');
 }
 
+/** The non-zero counts of a summary, as the report's last line words them. */
+function tally(s: ReplaySummary): string[] {
+  const parts: string[] = [];
+  if (s.same > 0) parts.push(`${s.same} same`);
+  if (s.different > 0) parts.push(`${s.different} different`);
+  if (s.missing > 0) parts.push(`${s.missing} missing`);
+  if (s.unexpected > 0) parts.push(`${s.unexpected} unexpected`);
+  if (s.notReplayed > 0) parts.push(`${s.notReplayed} not replayed`);
+  if (s.other > 0) parts.push(`${s.other} not counted`);
+  return parts;
+}
+
 /** The text report. */
 export function renderText(r: ReplayResult, ctx: ReplayContext, c: ChalkInstance): string {
   const lines: string[] = [];
@@ -93,9 +106,14 @@ export function renderText(r: ReplayResult, ctx: ReplayContext, c: ChalkInstance
     const left = e.ignored ? c.dim(`  (${plural(e.ignored, 'field')} left out: volatile or --ignore)`) : '';
     lines.push(`  ${mark(e, c)} ${label(e)}${c.dim(timing(e))}${left}`);
     const diffs = e.differences ?? [];
+    const all = diffs.length + (e.moreDifferences ?? 0);
     for (const d of diffs.slice(0, MAX_DIFFS)) lines.push(`      ${c.red(showDifference(d))}`);
-    if (diffs.length > MAX_DIFFS) lines.push(`      … and ${diffs.length - MAX_DIFFS} more (--json shows all)`);
+    if (all > MAX_DIFFS) lines.push(`      … and ${all - MAX_DIFFS} more (--json shows ${e.moreDifferences ? `the first ${diffs.length}` : 'all'})`);
     for (const n of e.notes) lines.push(`      ${c.dim(escapeControl(n))}`);
+  }
+  if (r.notListed) {
+    const n = Object.values(r.notListed).reduce((x, y) => x + y, 0);
+    lines.push(`  … ${plural(n, 'more exchange')} not listed (${tally(r.notListed).join(', ')}): the report lists the first ${LISTED_FAILURES} that fail and the first ${LISTED_OTHERS} others; the totals below count them all`);
   }
   const recN = Object.values(r.notifications.recorded).reduce((a, b) => a + b, 0);
   const repN = Object.values(r.notifications.replayed).reduce((a, b) => a + b, 0);

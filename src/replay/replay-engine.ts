@@ -7,13 +7,19 @@
  * value); only an id that is still awaiting its answer in this replay gets a fresh one of the same type,
  * and a recorded `notifications/cancelled` follows the remapping. The server's requests are answered
  * under the ids the live server chose (server-requests.ts). Answers are compared without their ids.
+ *
+ * Memory stays bounded whatever the session holds: the plan's lines are made as they are sent, a request
+ * is held only until its answer is in and compared (or given up on), and the report keeps only its first
+ * entries, counting the rest (report-rows.ts). Requests the replay no longer waits for but an answer may
+ * still come to (given up on, or unanswered in the recording) count toward MAX_OUTSTANDING.
  */
 import type { JsonRpcId } from '../log/record.js';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { compareMessages, type CompareOptions } from './compare.js';
 import { idKey, type RecMsg } from './recorded.js';
-import type { ReplayPlan, SendUnit } from './plan.js';
-import { entryFields, summarize, type ReplayEntry, type ReplayResult } from './result.js';
+import type { PlanStep, ReplayPlan, SendUnit } from './plan.js';
+import { ReportRows } from './report-rows.js';
+import { entryFields, type ReplayEntry, type ReplayResult } from './result.js';
 import { ServerRequests } from './server-requests.js';
 import { recordLargerAdvice } from './shortened.js';
 
@@ -32,21 +38,36 @@ interface Pending {
   expected: RecMsg | undefined;
   settled: boolean;
   entry: ReplayEntry;
+  /** Where the entry sorts among entries of the same seq (a batch's). */
+  ticket: number;
 }
 
 const MAX_SAMPLES = 3;
+/**
+ * Requests sent and not done with (awaiting their answer, or kept for one that may still come): at most
+ * this many. A session that pipelined more waits for room: answers, requests given up on, and requests
+ * the recording has no answer to either, dropped (as unanswered) once they waited --timeout.
+ */
+export const MAX_OUTSTANDING = 1000;
 
 function shortText(s: string, max = 120): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
 export class ReplayEngine {
-  private next = 0;
+  private readonly steps: Iterator<PlanStep>;
+  /** The next line to send; undefined: not made yet; null: none left. */
+  private upcoming: SendUnit | null | undefined;
   private readonly live = new Map<string, Pending>();
-  private readonly sent = new Map<RecMsg, Pending>();
+  /** Requests sent and not settled (answered, given up on). */
+  private readonly inFlight = new Map<RecMsg, Pending>();
+  /** Requests cancelled in the recording: the id each went out with, for the cancel. */
+  private readonly cancelIds = new Map<RecMsg, JsonRpcId>();
+  /** Pendings kept only for an answer that may still come, oldest first. */
+  private readonly lingering = new Set<Pending>();
   private readonly requestState = new Map<string, string>();
   private readonly serverRequests: ServerRequests;
-  private readonly entries: Array<{ entry: ReplayEntry; order: number }> = [];
+  private readonly rows = new ReportRows();
   private readonly notifications: Record<string, number> = {};
   private readonly noiseSamples: string[] = [];
   private noise = 0;
@@ -66,25 +87,85 @@ export class ReplayEngine {
     let max = 0;
     for (const m of plan.session.messages) if (typeof m.id === 'number' && m.id > max) max = m.id;
     this.maxNumericId = Math.floor(max);
-    for (const m of plan.notReplayed) {
-      this.add(
-        {
-          type: m.kind === 'request' ? 'answer' : 'notification',
-          status: 'not-replayed',
-          failed: false,
-          seq: m.seq,
-          ...entryFields(m),
-          notes: [
-            `not replayed: the log holds only a shortened copy of this ${m.kind === 'invalid' ? 'line' : m.kind}${m.bytes !== undefined ? ` (${m.bytes} bytes on the wire)` : ''}, so it cannot be sent as it was; ${recordLargerAdvice(m.bytes)}`,
-          ],
-        },
-        m.seq,
-      );
-    }
+    this.steps = plan.steps();
   }
 
-  private add(entry: ReplayEntry, order: number): void {
-    this.entries.push({ entry, order });
+  private add(entry: ReplayEntry, order: number, ticket?: number): void {
+    this.rows.add(entry, order, ticket);
+  }
+
+  private notReplayed(m: RecMsg): void {
+    this.add(
+      {
+        type: m.kind === 'request' ? 'answer' : 'notification',
+        status: 'not-replayed',
+        failed: false,
+        seq: m.seq,
+        ...entryFields(m),
+        notes: [
+          `not replayed: the log holds only a shortened copy of this ${m.kind === 'invalid' ? 'line' : m.kind}${m.bytes !== undefined ? ` (${m.bytes} bytes on the wire)` : ''}, so it cannot be sent as it was; ${recordLargerAdvice(m.bytes)}`,
+        ],
+      },
+      m.seq,
+    );
+  }
+
+  /** The next line to send, made from the plan (lines the log shortened are reported on the way); undefined when none is left. */
+  private peek(): SendUnit | undefined {
+    while (this.upcoming === undefined) {
+      const r = this.steps.next();
+      if (r.done) this.upcoming = null;
+      else if ('send' in r.value) this.upcoming = r.value.send;
+      else for (const m of r.value.notReplayed) this.notReplayed(m);
+    }
+    return this.upcoming ?? undefined;
+  }
+
+  /** A request's entry is final: reported, and the request forgotten. */
+  private done(p: Pending): void {
+    this.live.delete(idKey(p.liveId));
+    this.lingering.delete(p);
+    this.inFlight.delete(p.rec);
+    this.add(p.entry, p.rec.seq, p.ticket);
+  }
+
+  /** Keeps `p` for a late answer (the oldest such requests go first when room is needed). */
+  private linger(p: Pending): void {
+    this.lingering.add(p);
+  }
+
+  private outstanding(): number {
+    return this.inFlight.size + this.lingering.size;
+  }
+
+  /**
+   * Whether another request may go out: below MAX_OUTSTANDING, after forgetting requests given up on and
+   * (from `now` on, when given) those unanswered in the recording that waited the timeout.
+   */
+  private room(now?: number): boolean {
+    if (this.outstanding() < MAX_OUTSTANDING) return true;
+    for (const p of this.lingering) {
+      if (!p.settled) {
+        if (now === undefined || p.sentAt + this.opts.timeoutMs > now) continue;
+        this.markUnanswered(p);
+      }
+      this.done(p);
+      if (this.outstanding() < MAX_OUTSTANDING) return true;
+    }
+    return false;
+  }
+
+  /** When the oldest request unanswered in the recording may be forgotten to make room. */
+  private roomDeadline(): number | undefined {
+    let d: number | undefined;
+    for (const p of this.lingering) if (!p.settled && (d === undefined || p.sentAt + this.opts.timeoutMs < d)) d = p.sentAt + this.opts.timeoutMs;
+    return d;
+  }
+
+  private markUnanswered(p: Pending): void {
+    p.entry.status = 'unanswered';
+    p.entry.failed = false;
+    p.entry.notes.push('no answer, as in the recording');
   }
 
   /** Lines to send now (the first lines of the session). */
@@ -93,17 +174,16 @@ export class ReplayEngine {
   }
 
   private settledFor(r: RecMsg): boolean {
-    const p = this.sent.get(r);
-    return p === undefined || p.settled;
+    return !this.inFlight.has(r);
   }
 
-  private pump(): string[] {
+  private pump(now?: number): string[] {
     const out: string[] = [];
-    while (this.next < this.plan.units.length && this.exited === undefined) {
-      const u = this.plan.units[this.next]!;
+    for (let u = this.peek(); u !== undefined && this.exited === undefined; u = this.peek()) {
       if (!u.waitFor.every((r) => this.settledFor(r))) break;
+      if (u.items.some((m) => m.kind === 'request') && !this.room(now)) break;
+      this.upcoming = undefined;
       out.push(this.send(u));
-      this.next++;
     }
     this.checkEnd();
     return out;
@@ -147,15 +227,16 @@ export class ReplayEngine {
         }
         if (liveId !== m.id) entry.notes.push(`sent with id ${JSON.stringify(liveId)}: id ${JSON.stringify(m.id)} was still awaiting its answer`);
         if (this.plan.session.cancelled.has(m)) entry.notes.push('the client cancelled this request in the recording; its outcome does not count');
-        const p: Pending = { rec: m, liveId, sentAt: now, deadline: now + allowed, expected, settled: false, entry };
+        const p: Pending = { rec: m, liveId, sentAt: now, deadline: now + allowed, expected, settled: false, entry, ticket: this.rows.ticket() };
         this.live.set(idKey(liveId), p);
-        this.sent.set(m, p);
-        this.add(entry, m.seq);
+        if (expected) this.inFlight.set(m, p);
+        else this.linger(p); // not waited for
+        if (this.plan.session.cancelled.has(m)) this.cancelIds.set(m, liveId);
       } else if (m.method === 'notifications/cancelled') {
         // the cancel goes to the id its request went out with
         const params = msg['params'];
         const target = this.plan.session.cancelTarget(m);
-        const to = target ? this.sent.get(target)?.liveId : undefined;
+        const to = target ? this.cancelIds.get(target) : undefined;
         if (isObject(params) && to !== undefined) params['requestId'] = to;
       }
       msgs.push(msg);
@@ -200,6 +281,7 @@ export class ReplayEngine {
         p.entry.status = 'different';
         p.entry.failed = !this.plan.session.cancelled.has(p.rec);
         p.entry.notes.push(`the answer was ${bytes} bytes, more than the replay holds; not compared`);
+        this.linger(p); // as before: a later answer with this id still counts as its answer
       }
     } else this.noiseLine(`(a line of ${bytes} bytes)`);
     return this.pump();
@@ -234,6 +316,7 @@ export class ReplayEngine {
 
   private settle(p: Pending): void {
     p.settled = true;
+    this.inFlight.delete(p.rec);
     p.entry.ms = Math.round((this.opts.now() - p.sentAt) * 1000) / 1000;
   }
 
@@ -243,8 +326,13 @@ export class ReplayEngine {
       this.stray++;
       return;
     }
+    this.judge(p, el);
+    this.done(p);
+  }
+
+  /** Sets the entry of `p` from its answer `el`. */
+  private judge(p: Pending, el: JsonObject): void {
     const late = p.settled;
-    this.live.delete(idKey(el['id']));
     this.settle(p);
     const e = p.entry;
     if (late) e.notes.push(`answered after ${e.ms} ms, past the ${p.deadline - p.sentAt} ms the replay waited`);
@@ -280,14 +368,15 @@ export class ReplayEngine {
   /** Deadlines that passed: answers given up on. Returns lines that may now be sent. */
   onTick(): string[] {
     const now = this.opts.now();
-    for (const p of this.live.values()) {
-      if (p.settled || p.expected === undefined || p.deadline > now) continue;
+    for (const p of this.inFlight.values()) {
+      if (p.deadline > now) continue;
       this.settle(p);
       p.entry.status = 'missing';
       p.entry.failed = !this.plan.session.cancelled.has(p.rec);
       p.entry.notes.push(`no answer within ${p.deadline - p.sentAt} ms`);
+      this.linger(p);
     }
-    return this.pump();
+    return this.pump(now);
   }
 
   /** The server (mcp-tap in front of it) exited: nothing more will come. */
@@ -301,8 +390,8 @@ export class ReplayEngine {
       p.entry.failed = !this.plan.session.cancelled.has(p.rec);
       p.entry.notes.push(`the server ${how} before answering`);
     }
-    for (let i = this.next; i < this.plan.units.length; i++) {
-      for (const m of this.plan.units[i]!.items) {
+    for (let u = this.peek(); u !== undefined; this.upcoming = undefined, u = this.peek()) {
+      for (const m of u.items) {
         if (m.kind !== 'request') continue;
         const expected = this.plan.session.answerOf(m);
         this.add(
@@ -318,24 +407,22 @@ export class ReplayEngine {
         );
       }
     }
-    this.next = this.plan.units.length;
   }
 
   private waitingForAnswers(): boolean {
-    for (const p of this.live.values()) if (!p.settled && p.expected !== undefined) return true;
-    return false;
+    return this.inFlight.size > 0;
   }
 
   private checkEnd(): void {
     if (this.exited || this.endWaitUntil !== undefined) return;
-    if (this.next < this.plan.units.length || this.waitingForAnswers()) return;
+    if (this.peek() !== undefined || this.waitingForAnswers()) return;
     if (this.serverRequests.missing().length > 0) this.endWaitUntil = this.opts.now() + this.opts.timeoutMs;
   }
 
   /** True when the replay has nothing left to send or wait for. */
   get finished(): boolean {
     if (this.exited) return true;
-    if (this.next < this.plan.units.length || this.waitingForAnswers()) return false;
+    if (this.peek() !== undefined || this.waitingForAnswers()) return false;
     if (this.serverRequests.missing().length === 0) return true;
     return this.endWaitUntil !== undefined && this.opts.now() >= this.endWaitUntil;
   }
@@ -343,11 +430,14 @@ export class ReplayEngine {
   /** When onTick should run next (epoch ms of the clock), or undefined when nothing is timed. */
   nextDeadline(): number | undefined {
     let d: number | undefined;
-    for (const p of this.live.values()) {
-      if (p.settled || p.expected === undefined) continue;
+    for (const p of this.inFlight.values()) {
       if (d === undefined || p.deadline < d) d = p.deadline;
     }
     if (this.endWaitUntil !== undefined && (d === undefined || this.endWaitUntil < d)) d = this.endWaitUntil;
+    if (this.upcoming && this.outstanding() >= MAX_OUTSTANDING) {
+      const r = this.roomDeadline();
+      if (r !== undefined && (d === undefined || r < d)) d = r;
+    }
     return d;
   }
 
@@ -358,17 +448,15 @@ export class ReplayEngine {
 
   /** The result so far; call when finished (and after the server's exit is known, if it is). */
   result(serverExit?: { code: number | null; signal: string | null }): ReplayResult {
-    const rows = [...this.entries];
+    const rows = this.rows.copy();
     for (const p of this.live.values()) {
-      if (p.settled || p.expected !== undefined) continue;
-      p.entry.status = 'unanswered';
-      p.entry.failed = false;
-      p.entry.notes.push('no answer, as in the recording');
+      if (!p.settled && p.expected === undefined) this.markUnanswered(p);
+      rows.add(p.entry, p.rec.seq, p.ticket);
     }
     if (this.plan.mode === 'all' || this.plan.expectedServerRequests.length > 0) {
       for (const m of this.serverRequests.missing()) {
-        rows.push({
-          entry: {
+        rows.add(
+          {
             type: 'server-request',
             status: 'missing',
             failed: true,
@@ -376,13 +464,13 @@ export class ReplayEngine {
             ...entryFields(m),
             notes: ['the server did not make this request in the replay'],
           },
-          order: m.seq,
-        });
+          m.seq,
+        );
       }
     }
     if (this.noise > this.plan.recordedStdoutNoise) {
-      rows.push({
-        entry: {
+      rows.add(
+        {
           type: 'stdout',
           status: 'different',
           failed: true,
@@ -390,22 +478,22 @@ export class ReplayEngine {
             `the server wrote ${this.noise} line(s) on stdout that are not JSON-RPC (the recording has ${this.plan.recordedStdoutNoise}); hosts reject them. First: ${this.noiseSamples.map((s) => JSON.stringify(s)).join(', ')}`,
           ],
         },
-        order: Number.MAX_SAFE_INTEGER,
-      });
+        Number.MAX_SAFE_INTEGER,
+      );
     }
-    rows.sort((a, b) => a.order - b.order);
-    const entries = rows.map((r) => r.entry);
+    const { entries, summary, notListed, failed } = rows.report();
     const exit = serverExit ?? this.exited;
     const result: ReplayResult = {
       session: this.plan.session.id,
       mode: this.plan.mode,
       entries,
-      summary: summarize(entries),
+      summary,
+      ...(notListed ? { notListed } : {}),
       notifications: { recorded: this.plan.recordedNotifications, replayed: { ...this.notifications } },
       stdoutNoise: { recorded: this.plan.recordedStdoutNoise, replayed: this.noise, samples: [...this.noiseSamples] },
       strayAnswers: this.stray,
       serverPings: this.serverRequests.pings,
-      failed: entries.some((e) => e.failed),
+      failed,
     };
     if (exit) result.serverExit = { ...exit, early: this.exited !== undefined };
     return result;

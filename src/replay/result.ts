@@ -32,6 +32,8 @@ export interface ReplayEntry {
   ms?: number;
   recordedMs?: number;
   differences?: Difference[];
+  /** Differences found beyond the ones the entry keeps (report-rows.ts: KEPT_DIFFERENCES). */
+  moreDifferences?: number;
   /** Differences left out as volatile or by --ignore. */
   ignored?: number;
   /** The recorded copy was shortened: compared as far as the log shows. */
@@ -61,8 +63,11 @@ export interface ReplaySummary {
 export interface ReplayResult {
   session: string;
   mode: 'all' | 'selected';
+  /** The entries listed: all of them, or in a long replay the first ones (report-rows.ts); `summary` counts every one. */
   entries: ReplayEntry[];
   summary: ReplaySummary;
+  /** Present when entries were left out of `entries`: how many, counted as `summary` counts them. */
+  notListed?: ReplaySummary;
   notifications: { recorded: Record<string, number>; replayed: Record<string, number> };
   stdoutNoise: { recorded: number; replayed: number; samples: string[] };
   /** Answers whose id the replay never sent. */
@@ -73,19 +78,27 @@ export interface ReplayResult {
   failed: boolean;
 }
 
+/** Totals of nothing yet. */
+export function emptySummary(): ReplaySummary {
+  return { same: 0, different: 0, missing: 0, unexpected: 0, notReplayed: 0, other: 0 };
+}
+
+/** Counts one entry into `s`. */
+export function countEntry(s: ReplaySummary, e: ReplayEntry): void {
+  if (!e.failed && e.status !== 'same' && e.status !== 'not-replayed') {
+    s.other++;
+    return;
+  }
+  if (e.status === 'same') s.same++;
+  else if (e.status === 'different') s.different++;
+  else if (e.status === 'missing') s.missing++;
+  else if (e.status === 'unexpected') s.unexpected++;
+  else if (e.status === 'not-replayed') s.notReplayed++;
+}
+
 /** Totals over the entries. */
 export function summarize(entries: readonly ReplayEntry[]): ReplaySummary {
-  const s: ReplaySummary = { same: 0, different: 0, missing: 0, unexpected: 0, notReplayed: 0, other: 0 };
-  for (const e of entries) {
-    if (!e.failed && e.status !== 'same' && e.status !== 'not-replayed') {
-      s.other++;
-      continue;
-    }
-    if (e.status === 'same') s.same++;
-    else if (e.status === 'different') s.different++;
-    else if (e.status === 'missing') s.missing++;
-    else if (e.status === 'unexpected') s.unexpected++;
-    else if (e.status === 'not-replayed') s.notReplayed++;
-  }
+  const s = emptySummary();
+  for (const e of entries) countEntry(s, e);
   return s;
 }

@@ -6,9 +6,12 @@ import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/log/record.js';
 import { InputError } from '../../src/errors.js';
 import { buildSession, type RecordedSession } from '../../src/replay/recorded.js';
-import { planReplay, type Selection } from '../../src/replay/plan.js';
-import { ReplayEngine } from '../../src/replay/replay-engine.js';
-import type { ReplayResult } from '../../src/replay/result.js';
+import { planReplay, planUnits, type Selection } from '../../src/replay/plan.js';
+import { MAX_OUTSTANDING, ReplayEngine } from '../../src/replay/replay-engine.js';
+import type { ReplayEntry, ReplayResult } from '../../src/replay/result.js';
+import { KEPT_DIFFERENCES, KEPT_VALUE_BYTES, keptValue, LISTED_FAILURES, LISTED_OTHERS, ReportRows } from '../../src/replay/report-rows.js';
+import { renderJson, renderText } from '../../src/replay/render.js';
+import { makeChalk } from '../../src/view/color.js';
 
 // ---- recorded sessions as log records (pairing filled in like the log writer does) ----
 
@@ -198,7 +201,7 @@ describe('ordering: wait where the client waited, pipeline where it did not', ()
 
   it('plans the waits from the recorded order', () => {
     const plan = planReplay(s);
-    expect(plan.units.map((u) => [u.items[0]!.method, u.items[0]!.target, u.waitFor.map((r) => r.seq)])).toEqual([
+    expect(planUnits(plan).map((u) => [u.items[0]!.method, u.items[0]!.target, u.waitFor.map((r) => r.seq)])).toEqual([
       ['initialize', undefined, []],
       ['notifications/initialized', undefined, [2]],
       ['tools/call', 'a', []],
@@ -494,9 +497,9 @@ describe('--seq and --only', () => {
 
   it('replays every call of a tool or method, one after the other', () => {
     const plan = planReplay(s, { only: 'a' });
-    expect(plan.units.map((u) => u.items[0]!.seq)).toEqual([2, 4, 5, 9]);
-    expect(plan.units.at(-1)!.waitFor.map((r) => r.seq)).toEqual([2, 5]);
-    expect(planReplay(s, { only: 'tools/list' }).units).toHaveLength(3);
+    expect(planUnits(plan).map((u) => u.items[0]!.seq)).toEqual([2, 4, 5, 9]);
+    expect(planUnits(plan).at(-1)!.waitFor.map((r) => r.seq)).toEqual([2, 5]);
+    expect(planUnits(planReplay(s, { only: 'tools/list' }))).toHaveLength(3);
   });
 
   it('explains a selection that names nothing', () => {
@@ -549,5 +552,118 @@ describe('cancelled requests', () => {
     expect(e).toMatchObject({ status: 'different', failed: false });
     expect(e.notes.join()).toContain('cancelled this request in the recording');
     expect(result.failed).toBe(false);
+  });
+});
+
+// ---- long replays: the report keeps its first entries, counts the rest ----
+
+describe('a long replay lists only the first differences', () => {
+  const N = LISTED_FAILURES + 50;
+  const steps: Step[] = [...HANDSHAKE];
+  for (let i = 1; i <= N; i++) steps.push(C(call(i, 'echo', { i })), S(res(i, text(`recorded ${i}`))));
+  const s = sessionOf(steps);
+  const big = 'y'.repeat(100_000);
+  // every call differs; call 1 in many places, call 2 by a large value
+  const server = echoServer(s, (m, a) => {
+    const args = (m['params'] as Json | undefined)?.['arguments'] as Json | undefined;
+    const i = args?.['i'] as number | undefined;
+    if (i === undefined) return a;
+    if (i === 1) return { ...a, result: { content: Array.from({ length: 30 }, (_, k) => ({ type: 'text', text: `live ${k}` })) } };
+    return { ...a, result: text(i === 2 ? big : `live ${i}`) };
+  });
+
+  it('counts every call, keeps the first LISTED_FAILURES that differ, and says how many are not listed', () => {
+    const { result } = drive(s, server);
+    expect(result.summary).toMatchObject({ same: 1, different: N, missing: 0 });
+    expect(result.failed).toBe(true);
+    expect(result.notListed).toEqual({ same: 0, different: 50, missing: 0, unexpected: 0, notReplayed: 0, other: 0 });
+    const listed = result.entries.filter((e) => e.status === 'different');
+    expect(listed).toHaveLength(LISTED_FAILURES);
+    // the first ones in report order
+    expect(listed.map((e) => e.id)).toEqual(Array.from({ length: LISTED_FAILURES }, (_, k) => k + 1));
+    // call 1: its first KEPT_DIFFERENCES differences, and how many more there were
+    const first = listed[0]!;
+    expect(first.differences).toHaveLength(KEPT_DIFFERENCES);
+    expect(first.moreDifferences).toBe(30 - KEPT_DIFFERENCES);
+    // call 2: the replayed 100 KB text is kept shortened, as the log shortens
+    const v = listed[1]!.differences![0]!.replayed as string;
+    expect(v.length).toBeLessThan(KEPT_VALUE_BYTES);
+    expect(v).toMatch(/^y+…\[truncated: 100000 bytes\]$/);
+
+    const out = renderText(result, { logFile: 'x.log', command: 'node', args: ['s.js'] }, makeChalk(0));
+    expect(out).toContain(`  … 50 more exchanges not listed (50 different): the report lists the first ${LISTED_FAILURES} that fail and the first ${LISTED_OTHERS} others; the totals below count them all\n`);
+    expect(out).toContain(`      … and ${30 - 10} more (--json shows the first ${KEPT_DIFFERENCES})\n`);
+    expect(out).toMatch(/1 same, 150 different, 0 missing — differences found: exit 1\n$/);
+    expect(JSON.parse(renderJson(result, { logFile: 'x.log', command: 'node', args: [] }))).toMatchObject({ notListed: { different: 50 }, summary: { different: N } });
+  });
+
+  it('lists everything, and says nothing of it, below the caps', () => {
+    const small = sessionOf([...HANDSHAKE, C(call(1, 'echo', { i: 1 })), S(res(1, text('recorded 1')))]);
+    const { result } = drive(small, echoServer(small, (_m, a) => ({ ...a, result: text('live') })));
+    expect(result.notListed).toBeUndefined();
+    expect('notListed' in JSON.parse(renderJson(result, { logFile: 'x.log', command: 'node', args: [] }))).toBe(false);
+    expect(renderText(result, { logFile: 'x.log', command: 'node', args: [] }, makeChalk(0))).not.toContain('not listed');
+  });
+});
+
+describe('ReportRows', () => {
+  const entry = (failed: boolean, seq: number): ReplayEntry => ({ type: 'answer', status: failed ? 'different' : 'same', failed, seq, notes: [] });
+
+  it('keeps the first entries in report order whatever order they come in, and counts all', () => {
+    const rows = new ReportRows({ failures: 2, others: 1 });
+    for (const seq of [9, 3, 7, 5]) rows.add(entry(true, seq), seq);
+    for (const seq of [8, 4]) rows.add(entry(false, seq), seq);
+    const r = rows.report();
+    expect(r.entries.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(r.summary).toMatchObject({ same: 2, different: 4 });
+    expect(r.notListed).toMatchObject({ same: 1, different: 2 });
+    expect(r.failed).toBe(true);
+  });
+
+  it('shortens a large value and leaves a small one as it is', () => {
+    expect(keptValue({ a: 1 })).toEqual({ a: 1 });
+    const v = keptValue({ text: 'z'.repeat(50_000), n: 1 }) as Json;
+    expect(v['n']).toBe(1);
+    expect(JSON.stringify(v).length).toBeLessThanOrEqual(KEPT_VALUE_BYTES);
+    expect(v['text']).toMatch(/…\[truncated: 50000 bytes\]$/);
+  });
+});
+
+describe('a long pipeline', () => {
+  // the recorded client sent its calls without waiting, and the recording has no answer to any
+  const N = MAX_OUTSTANDING + 500;
+  const steps: Step[] = [...HANDSHAKE];
+  for (let i = 1; i <= N; i++) steps.push(C(call(i, 'fire')));
+  const s = sessionOf(steps);
+  const init = echoServer(s);
+
+  it('matches every answer that comes', () => {
+    const server: FakeServer = (m) => {
+      if (m['method'] === 'initialize') return init(m);
+      return 'id' in m ? [res(m['id'], text('ok'))] : [];
+    };
+    const { result, sent } = drive(s, server);
+    expect(sent.filter((m) => m['method'] === 'tools/call')).toHaveLength(N);
+    expect(result.strayAnswers).toBe(0);
+    expect(result.summary).toMatchObject({ same: 1, other: N });
+    expect(result.entries.filter((e) => e.target === 'fire').every((e) => e.status === 'answered')).toBe(true);
+  });
+
+  it('waits for room, and drops requests unanswered in the recording once they waited the timeout', () => {
+    let now = 0;
+    const engine = new ReplayEngine(planReplay(s), { timeoutMs: 100, compare: { ignore: [], volatile: true }, now: () => now });
+    const [initLine] = engine.start();
+    const lines = engine.onLine(JSON.stringify(init(JSON.parse(initLine!) as Json)[0]));
+    expect(lines).toHaveLength(1 + MAX_OUTSTANDING); // notifications/initialized, then as many calls as may be out
+    expect(engine.finished).toBe(false);
+    expect(engine.nextDeadline()).toBe(100);
+    now = 100;
+    expect(engine.onTick()).toHaveLength(500);
+
+    const server: FakeServer = (m) => (m['method'] === 'initialize' ? init(m) : []);
+    const { result, sent } = drive(s, server, { timeoutMs: 100 });
+    expect(sent.filter((m) => m['method'] === 'tools/call')).toHaveLength(N);
+    expect(result.summary).toMatchObject({ same: 1, other: N, missing: 0 });
+    expect(result.entries.filter((e) => e.target === 'fire').every((e) => e.status === 'unanswered')).toBe(true);
   });
 });
