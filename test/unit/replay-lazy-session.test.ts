@@ -5,7 +5,7 @@
  * params get equal hashes, and a file changed after loading (truncated, rewritten, removed) is an
  * InputError naming the file and the record, not a crash.
  */
-import { rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -99,6 +99,16 @@ describe('a session loaded from a file', () => {
     writeFileSync(file, RECORDS.map((r) => JSON.stringify({ ...r, seq: r.seq + 100 })).join('\n') + '\n');
     expect(() => answer.msg).toThrow(InputError);
     expect(() => answer.msg).toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} changed after it was read .*record #5 of session ${S}`));
+  });
+
+  it('a rotated log whose lines fall at the same bytes, of another session, is caught too', async () => {
+    const { session } = await loadSession({ file, session: S, warn }, 'mock');
+    const answer = session.messages.find((m) => m.seq === 5)!;
+    // the next log in its place: the same layout byte for byte, another session's records
+    const same = readFileSync(file, 'utf8').replaceAll(S, 'lazy-2');
+    writeFileSync(file, same);
+    expect(() => answer.msg).toThrow(InputError);
+    expect(() => answer.msg).toThrow(/changed after it was read .*record #5 of session lazy-1/);
   });
 
   it('a truncated or removed file is an InputError too', async () => {
