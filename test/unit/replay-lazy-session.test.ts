@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import type { LogRecord } from '../../src/log/record.js';
+import { AnswerBook } from '../../src/replay/answer-book.js';
 import { loadSession } from '../../src/replay/load.js';
 import { buildSession, paramsHash, type RecMsg } from '../../src/replay/recorded.js';
 import { tempDir } from '../helpers/paths.js';
@@ -90,6 +91,16 @@ describe('a session loaded from a file', () => {
     expect(batched!.paramsHash).toBe(shortened!.paramsHash);
     expect(batched!.paramsHash).toBe(paramsHash({ arguments: { b: 2, a: 1 }, name: 'add' }));
     expect(paramsHash({ name: 'add', arguments: { a: 1, b: 3 } })).not.toBe(batched!.paramsHash);
+  });
+
+  it('matches a live request exactly whatever _meta it carries, among requests read from the file', async () => {
+    const { session } = await loadSession({ file, session: S, warn }, 'mock');
+    const requests = session.messages.filter((m) => m.method === 'tools/call' && m.kind === 'request');
+    // the second recorded call first in the book: a match by target alone would pick it
+    const book = new AnswerBook([...requests].reverse().map((request) => ({ request, answer: session.answerOf(request), used: 0 })), { byTarget: true });
+    const live = { name: 'add', arguments: { a: 1, b: 2 }, _meta: { progressToken: 'live-7' } };
+    expect(book.match('tools/call', live)).toMatchObject({ how: 'exact' });
+    expect(book.match('tools/call', { ...live, arguments: { a: 1, b: 5 } })).toMatchObject({ how: 'target' });
   });
 
   it('keeps no body: a message read again after the file is rewritten says the file changed', async () => {
