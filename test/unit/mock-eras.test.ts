@@ -100,6 +100,16 @@ describe('mock of a stateless recording, a handshake-era client', () => {
     expect(lines(send(e, initialize('2099-01-01')))[0]).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
   });
 
+  it('names the server from the first result that says, not the last (a later result without the stamp)', () => {
+    const h = harness({ id: 'rec-s2' });
+    h.send('client', req(0, 'server/discover', { _meta: meta2026() }));
+    h.send('server', res(0, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: stamp }));
+    h.send('client', req(1, 'tools/list', { _meta: meta2026() }));
+    h.send('server', res(1, { resultType: 'complete', ...TOOLS }));
+    const out = send(engine(h.records), initialize('2025-11-25'));
+    expect(lines(out)[0]).toMatchObject({ result: { serverInfo: SERVER_INFO } });
+  });
+
   it('without a recorded server/discover result: says at start-up it will refuse, and refuses initialize naming the mismatch', () => {
     const e = engine(statelessRecording(false));
     expect(e.eraNote()).toEqual({ text: 'the recording is stateless (2026-07-28) and has no server/discover answer: a client that opens with initialize (the handshake era) will be refused, there is nothing to answer it from', refuses: true });
