@@ -45,10 +45,10 @@ interface Pending {
 const MAX_SAMPLES = 3;
 /**
  * Requests sent and not done with (awaiting their answer, or kept for one that may still come): at most
- * this many. A session that pipelined more waits for room: answers, requests given up on, and requests
+ * this many (a few hundred bytes each). A session that pipelined more waits for room: answers, requests given up on, and requests
  * the recording has no answer to either, dropped (as unanswered) once they waited --timeout.
  */
-export const MAX_OUTSTANDING = 1000;
+export const MAX_OUTSTANDING = 10_000;
 
 function shortText(s: string, max = 120): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;

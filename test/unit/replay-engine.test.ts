@@ -126,7 +126,7 @@ function drive(s: RecordedSession, server: FakeServer, opts: { sel?: Selection; 
   const engine = new ReplayEngine(plan, { timeoutMs: opts.timeoutMs ?? 1000, compare: { ignore: [], volatile: opts.strict !== true }, now: () => now });
   const queue: string[] = [...engine.start()];
   const lines: string[] = [];
-  for (let guard = 0; guard < 10_000; guard++) {
+  for (let guard = 0; guard < 100_000; guard++) {
     const line = queue.shift();
     if (line !== undefined) {
       lines.push(line);
@@ -665,5 +665,31 @@ describe('a long pipeline', () => {
     expect(sent.filter((m) => m['method'] === 'tools/call')).toHaveLength(N);
     expect(result.summary).toMatchObject({ same: 1, other: N, missing: 0 });
     expect(result.entries.filter((e) => e.target === 'fire').every((e) => e.status === 'unanswered')).toBe(true);
+  });
+});
+
+describe('a pipeline whose answers come after a later notification', () => {
+  // recorded: 1,001 calls sent without waiting, then a notification; the server answered only after it
+  // (review of the in-flight window: at 1,000 the notification waited behind call 1,001 and every call timed out)
+  const N = 1001;
+  const steps: Step[] = [...HANDSHAKE];
+  for (let i = 1; i <= N; i++) steps.push(C(call(i, 'gated')));
+  steps.push(C(note('notifications/go')));
+  for (let i = 1; i <= N; i++) steps.push(S(res(i, text('ok'))));
+  const s = sessionOf(steps);
+  const init = echoServer(s);
+
+  it('sends the notification in order and gets every answer', () => {
+    const held: Json[] = [];
+    const server: FakeServer = (m) => {
+      if (m['method'] === 'initialize') return init(m);
+      if (m['method'] === 'notifications/go') return held.splice(0).map((q) => res(q['id'], text('ok')));
+      if ('id' in m) held.push(m);
+      return [];
+    };
+    const { result, sent } = drive(s, server);
+    expect(sent.filter((m) => m['method'] === 'tools/call')).toHaveLength(N);
+    expect(result.strayAnswers).toBe(0);
+    expect(result.summary).toMatchObject({ same: N + 1, missing: 0 });
   });
 });
