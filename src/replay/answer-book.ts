@@ -6,7 +6,6 @@
  * target (tool, prompt, resource uri) for methods that have one, else one with the same method — each
  * tier in recorded order, the first not yet used, and once all are used the last one again.
  */
-import { isObject } from '../protocol/jsonrpc.js';
 import { targetParam } from '../protocol/mcp.js';
 import { deepEqual } from './compare.js';
 import { bareParams, paramsHash, paramsOf, targetOf, type RecMsg } from './recorded.js';
@@ -24,9 +23,6 @@ export interface Match {
   entry: BookEntry;
   how: MatchHow;
 }
-
-/** params without `_meta`, for matching. */
-const bare = bareParams;
 
 function pick(list: BookEntry[]): BookEntry | undefined {
   return list.find((e) => e.used === 0) ?? list.at(-1);
@@ -71,12 +67,12 @@ export class AnswerBook {
   match(method: string, params: unknown): Match | undefined {
     const all = this.byMethod.get(method);
     if (!all || all.length === 0) return undefined;
-    const live = bare(params);
+    const live = bareParams(params);
     let found: Match | undefined;
     // requests read from a file carry a hash of their params: only those that may be equal are read again
     let liveHash: number | undefined;
     const mayEqual = (e: BookEntry): boolean => e.request.paramsHash === undefined || e.request.paramsHash === (liveHash ??= paramsHash(live));
-    const exact = all.filter((e) => mayEqual(e) && deepEqual(bare(paramsOf(e.request.msg)), live));
+    const exact = all.filter((e) => mayEqual(e) && deepEqual(bareParams(paramsOf(e.request.msg)), live));
     const ex = pick(exact);
     if (ex) found = { entry: ex, how: 'exact' };
     else if (this.opts.byTarget && targetParam(method) !== undefined) {

@@ -9,6 +9,7 @@
 import type { JsonRpcId, LogRecord } from '../log/record.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { targetParam } from '../protocol/mcp.js';
+import { canonicalJson } from '../text/canonical-json.js';
 import type { RecordFile } from './record-file.js';
 
 export type Side = 'client' | 'server';
@@ -45,19 +46,9 @@ export interface RecMsg {
   paramsHash?: number;
 }
 
-/** JSON text of a value with object keys sorted: equal for values that compare.ts's deepEqual finds equal. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v)) {
-    const keys = Object.keys(v).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'undefined';
-}
-
 /** A signed 32-bit hash (FNV-1a) of a JSON value that is the same for deep-equal values (the converse does not hold). */
 export function paramsHash(v: unknown): number {
-  const text = canonical(v);
+  const text = canonicalJson(v);
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -5,6 +5,7 @@
  * unless said otherwise), a new required argument that asks for a secret. Pure; used by the security
  * lens and by `diff`.
  */
+import { canonicalJson } from '../../text/canonical-json.js';
 import { isSecretKey } from '../../text/secret-keys.js';
 
 type Obj = Record<string, unknown>;
@@ -12,19 +13,6 @@ const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !
 
 /** The parts of a tool definition the model and the host's approval depend on. */
 const WATCHED = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
-
-/** JSON with sorted keys: two definitions that differ only in key order are the same. */
-export function canonicalJson(v: unknown, depth = 0): string {
-  if (depth > 64) return 'null';
-  if (Array.isArray(v)) return `[${v.map((x) => canonicalJson(x, depth + 1)).join(',')}]`;
-  if (isObj(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k], depth + 1)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
 
 /** What identifies a tool's watched parts; equal fingerprints mean nothing the lens watches changed. */
 export function toolFingerprint(def: Obj): string {
