@@ -84,15 +84,18 @@ function counts(rec: Record<string, number>): string {
   return parts.length === 0 ? 'none' : parts.join(', ');
 }
 
-/** The non-zero counts of a summary, as the report's last line words them. */
-function tally(s: ReplaySummary): string[] {
+/** The counts of a summary as the report words them: the non-zero ones; with `main`, same, different and missing even at 0. */
+function tally(s: ReplaySummary, main = false): string[] {
   const parts: string[] = [];
-  if (s.same > 0) parts.push(`${s.same} same`);
-  if (s.different > 0) parts.push(`${s.different} different`);
-  if (s.missing > 0) parts.push(`${s.missing} missing`);
-  if (s.unexpected > 0) parts.push(`${s.unexpected} unexpected`);
-  if (s.notReplayed > 0) parts.push(`${s.notReplayed} not replayed`);
-  if (s.other > 0) parts.push(`${s.other} not counted`);
+  const add = (n: number, what: string, always = false): void => {
+    if (n > 0 || always) parts.push(`${n} ${what}`);
+  };
+  add(s.same, 'same', main);
+  add(s.different, 'different', main);
+  add(s.missing, 'missing', main);
+  add(s.unexpected, 'unexpected');
+  add(s.notReplayed, 'not replayed');
+  add(s.other, 'not counted');
   return parts;
 }
 
@@ -126,11 +129,7 @@ export function renderText(r: ReplayResult, ctx: ReplayContext, c: ChalkInstance
     lines.push(r.serverExit.early ? c.yellow(`  the server ${how} during the replay`) : c.dim(`  the server ${how} after the replay`));
   }
   if (ctx.replayLog) lines.push(c.dim(`  this replay is logged in ${escapeControl(ctx.replayLog)}${ctx.replaySession ? ` (session ${escapeControl(ctx.replaySession)})` : ''}`));
-  const s = r.summary;
-  const parts = [`${s.same} same`, `${s.different} different`, `${s.missing} missing`];
-  if (s.unexpected > 0) parts.push(`${s.unexpected} unexpected`);
-  if (s.notReplayed > 0) parts.push(`${s.notReplayed} not replayed`);
-  if (s.other > 0) parts.push(`${s.other} not counted`);
+  const parts = tally(r.summary, true);
   const verdict = r.failed ? c.red('differences found: exit 1') : c.green('no differences: exit 0');
   lines.push(`${parts.join(', ')} — ${verdict}`);
   return `${lines.join('\n')}\n`;

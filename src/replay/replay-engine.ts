@@ -45,8 +45,9 @@ interface Pending {
 const MAX_SAMPLES = 3;
 /**
  * Requests sent and not done with (awaiting their answer, or kept for one that may still come): at most
- * this many (a few hundred bytes each). A session that pipelined more waits for room: answers, requests given up on, and requests
- * the recording has no answer to either, dropped (as unanswered) once they waited --timeout.
+ * this many (a few hundred bytes each). A session that pipelined more waits for room: answers, requests
+ * given up on, and requests the recording has no answer to either, dropped (as unanswered) once they
+ * waited --timeout.
  */
 export const MAX_OUTSTANDING = 10_000;
 

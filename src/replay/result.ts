@@ -95,10 +95,3 @@ export function countEntry(s: ReplaySummary, e: ReplayEntry): void {
   else if (e.status === 'unexpected') s.unexpected++;
   else if (e.status === 'not-replayed') s.notReplayed++;
 }
-
-/** Totals over the entries. */
-export function summarize(entries: readonly ReplayEntry[]): ReplaySummary {
-  const s = emptySummary();
-  for (const e of entries) countEntry(s, e);
-  return s;
-}
