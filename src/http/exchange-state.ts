@@ -31,7 +31,7 @@ export interface TapContext {
   nextExchange: () => number;
   /** Exchanges whose record is not written yet: added when one begins, told when it is written. */
   open?: { add(log: ExchangeLog): void; done(log: ExchangeLog): void };
-  /** Secret header values (credentials, cookies, session ids): masked wherever else they show up. */
+  /** Secret values of headers and URLs (credentials, cookies, session ids, query secrets): masked wherever else they show up. */
   learn?: (secrets: Array<{ value: string; marker: string }>) => void;
 }
 

@@ -4,6 +4,8 @@
  * still read as one, without the value that would let someone take the session over.
  */
 import { createHash } from 'node:crypto';
+import { basicSecrets } from './basic-auth.js';
+import { querySecrets, urlSpellings } from './query-secrets.js';
 
 /** Masks of the session ids seen last: every exchange of a session names its id several times. */
 const recentMasks = new Map<string, string>();
@@ -52,13 +54,14 @@ function maskCredentials(value: string): string {
   return m !== null ? `${m[1]} ${AUTH_MARK}` : AUTH_MARK;
 }
 
-/** `a=1; b=2` → `a=[REDACTED:cookie]; b=[REDACTED:cookie]`. */
+/** `a=1; b=2` → `a=[REDACTED:cookie]; b=[REDACTED:cookie]`; a cookie without a name (`Cookie: abc`) is all value. */
 function maskCookie(value: string): string {
   return value
     .split(';')
     .map((part) => {
       const eq = part.indexOf('=');
-      return eq < 0 ? part : `${part.slice(0, eq)}=${COOKIE_MARK}`;
+      if (eq >= 0) return `${part.slice(0, eq)}=${COOKIE_MARK}`;
+      return part.trim() === '' ? part : `${/^\s*/.exec(part)![0]}${COOKIE_MARK}`;
     })
     .join(';');
 }
@@ -123,29 +126,40 @@ export function maskHeaders(raw: readonly string[]): Array<[string, string]> {
   return out;
 }
 
+/** The URLs a URL header holds: `Link` lists them in `<…>`, the others are one. */
+function urlsOf(value: string): string[] {
+  const linked = [...value.matchAll(/<([^>]*)>/g)].map((m) => m[1]!);
+  return linked.length > 0 ? linked : [value];
+}
+
 /**
  * The secret values of a request or response's headers, so the log can mask them wherever else they
- * appear (a body that echoes one): the credential of Authorization (without its scheme), each cookie's
- * value, the session id, and the whole value of every other secret-named header (X-Api-Key,
- * X-Auth-Token…). The masker leaves out values too short to mask safely (env-mask.ts).
+ * appear (a body that echoes one): the credential of Authorization (without its scheme; a Basic one also
+ * decoded, basic-auth.ts), each cookie's value, the session id, the whole value of every other
+ * secret-named header (X-Api-Key, X-Auth-Token…), and the secret query values of URL headers
+ * (query-secrets.ts); each also percent-encoded. The masker leaves out values too short to mask safely
+ * (env-mask.ts).
  */
 export function headerSecrets(raw: readonly string[]): Array<{ value: string; marker: string }> {
   const out: Array<{ value: string; marker: string }> = [];
+  const add = (value: string, marker: string): void => {
+    if (value !== '') for (const s of urlSpellings(value)) out.push({ value: s, marker });
+  };
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const n = raw[i]!.toLowerCase();
     const v = raw[i + 1]!;
     const kind = headerKind(n);
     if (kind === 'credentials') {
-      const m = /^\s*[A-Za-z][A-Za-z0-9._~+/-]*\s+(\S.*?)\s*$/.exec(v);
-      out.push({ value: m !== null ? m[1]! : v.trim(), marker: AUTH_MARK });
+      const m = /^\s*([A-Za-z][A-Za-z0-9._~+/-]*)\s+(\S.*?)\s*$/.exec(v);
+      const credential = m !== null ? m[2]! : v.trim();
+      add(credential, AUTH_MARK);
+      if (m !== null && m[1]!.toLowerCase() === 'basic') for (const s of basicSecrets(credential)) add(s, AUTH_MARK);
     } else if (kind === 'cookie' || kind === 'set-cookie') {
       const parts = kind === 'cookie' ? v.split(';') : [v.split(';')[0]!];
-      for (const p of parts) {
-        const eq = p.indexOf('=');
-        if (eq >= 0) out.push({ value: p.slice(eq + 1).trim(), marker: COOKIE_MARK });
-      }
-    } else if (kind === 'session-id') out.push({ value: v, marker: maskSessionId(v) });
-    else if (kind === 'secret') out.push({ value: v.trim(), marker: headerMarker(n) });
+      for (const p of parts) add(p.slice(p.indexOf('=') + 1).trim(), COOKIE_MARK);
+    } else if (kind === 'session-id') add(v, maskSessionId(v));
+    else if (kind === 'secret') add(v.trim(), headerMarker(n));
+    else if (kind === 'url') for (const u of urlsOf(v)) out.push(...querySecrets(u));
   }
   return out;
 }

@@ -62,8 +62,8 @@ const TAP_FLUSH_MS = 1000;
 
 /**
  * The log and the sinks beside it, masked as in stdio mode (secret values of the environment, and
- * `--redact-env`), plus what the wire shows: credentials, cookies and session ids seen in headers are
- * masked wherever else they appear (a body that echoes a token).
+ * `--redact-env`), plus what the wire shows: credentials, cookies and session ids seen in headers, and
+ * secret query values of URLs, are masked wherever else they appear (a body that echoes a token).
  */
 function openSinks(opts: HttpProxyOptions, taps: RecordTap[], warn: (m: string) => void): { sink: RecordSink; taps: RecordTap[]; masker: EnvMasker } {
   const file = opts.logPath !== null || taps.length > 0 ? openSink(opts, warn) : nullSink;

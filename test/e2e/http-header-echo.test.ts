@@ -5,7 +5,11 @@
  * inside JSON text inside a string; or the client sending it inside its own JSON-RPC message — never
  * reaches the log. The official SDK client sends the headers through the built CLI (`mcp-tap http`) to a
  * hand-written upstream (test/fixtures/servers/echo-headers-http.mjs), both real child processes; the
- * relay delivers the values unchanged, the log and what the readers print hold only the markers.
+ * relay delivers the values unchanged, the log and what the readers print hold only the markers. The
+ * same for the spellings of a secret the headers do not show as such: a `Basic` credential's decoded
+ * `user:password` and password, a secret query value of the MCP URL, an OAuth redirect's code in its
+ * `Location` — each also percent-encoded. Secret header values too short to mask in bodies are still
+ * masked in the header lists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -22,7 +26,18 @@ import { waitDead, waitFor } from '../helpers/wait.js';
 const TOKEN = 'PLANTED-bearer/9c1e+7a44d0b2==';
 const KEY = 'xak-PLANTED-51d3e0b7a9f2';
 const COOKIE = 'COOKIE-PLANTED-4a7d2c91';
-const PLANTED = [TOKEN, KEY, COOKIE];
+/** A Basic credential: a password with `:`, `/`, `+` and `é`, so its decoded and percent-encoded spellings differ. */
+const BASIC_PASSWORD = 'pw:PLANTED/basic+é9e2c';
+const BASIC_PAIR = `alice:${BASIC_PASSWORD}`;
+const BASIC = Buffer.from(BASIC_PAIR).toString('base64');
+/** A secret query value of the MCP URL the host uses, and the code of an OAuth redirect's Location. */
+const QUERY_KEY = 'qk-PLANTED/51e0+aa93';
+const CODE = 'AUTH-CODE/PLANTED+c0de77';
+/** A redirect's state: not a secret-named parameter, so a body that repeats it keeps it. */
+const STATE = 'state-value-1234';
+/** Secret header values under 8 characters: masked in the header lists, not in bodies. */
+const SHORT = { key: 'k~7!', cookie: 'Q~x9', sid: 'Z~1', basic: 'u:~!' };
+const PLANTED = [TOKEN, KEY, COOKIE, BASIC, BASIC_PAIR, BASIC_PASSWORD, QUERY_KEY, CODE];
 const KEY_MARK = '[REDACTED:header:x-api-key]';
 const AUTH_MARK = '[REDACTED:authorization]';
 
@@ -39,16 +54,31 @@ function decodeOnce(text: string): string {
   return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_, hex: string | undefined, c: string) => (hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (simple[c] ?? c)));
 }
 
-/** The planted values `text` holds in any spelling: as it is, or after up to five levels of escapes decoded. */
+/** A value as it is, percent-encoded and in base64. */
+const spellings = (s: string): string[] => [s, encodeURIComponent(s), Buffer.from(s).toString('base64')];
+
+/** The planted values `text` holds in any spelling (spellings()), as it is or after up to five levels of escapes decoded. */
 function leaks(text: string): string[] {
   const found = new Set<string>();
   let t = text;
   for (let level = 0; level <= 5; level++) {
-    for (const s of PLANTED) if (t.includes(s)) found.add(s);
+    for (const s of PLANTED) if (spellings(s).some((f) => t.includes(f))) found.add(s);
     t = decodeOnce(t);
   }
   return [...found];
 }
+
+/**
+ * The lines the upstream writes for one echoed secret (`spelled` in the fixture) as a reader decodes
+ * them: each spelling reads as `value`, the percent-encoded one as `pct` (the host's) or the marker (the log's).
+ */
+const spelledLines = (label: string, value: string, pct = value): string[] => [
+  `${label}: ${value}`,
+  `${label}-u: ${value}`,
+  `${label}-pct: ${pct}`,
+  `${label}-nested: ${JSON.stringify({ [label]: value })}`,
+  `${label}-nested-u: ${JSON.stringify({ [label]: value })}`,
+];
 
 const cli = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
@@ -60,7 +90,7 @@ const cli = (args: string[]): Promise<{ code: number; stdout: string; stderr: st
 const textOf = (r: unknown): string => ((r as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 beforeAll(async () => {
-  const child = spawn(process.execPath, [fixture('echo-headers-http.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fixture('echo-headers-http.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ECHO_AUTH_CODE: CODE } });
   upstream = child;
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
@@ -91,6 +121,28 @@ beforeAll(async () => {
   results['recall'] = textOf(await second.callTool({ name: 'recall', arguments: {} }));
   await bare.terminateSession();
   await second.close();
+
+  // an OAuth redirect through the tap: its Location carries the code
+  const redirect = await fetch(new URL(`/authorize?response_type=code&client_id=c1&state=${STATE}`, url), { redirect: 'manual' });
+  results['location'] = redirect.headers.get('location') ?? '';
+  // a host that signs in with Basic, its MCP URL holding an API key
+  const keyed = new URL(url);
+  keyed.searchParams.set('api_key', QUERY_KEY);
+  const basic = new StreamableHTTPClientTransport(keyed, { requestInit: { headers: { Authorization: `Basic ${BASIC}` } } });
+  const third = new Client({ name: 'header-echo-basic', version: '1.0.0' });
+  await third.connect(basic);
+  for (const tool of ['whoami-basic', 'whoami-query', 'recall-code']) results[tool] = textOf(await third.callTool({ name: tool, arguments: {} }));
+  await basic.terminateSession();
+  await third.close();
+
+  // a host whose secret header values are all short (a cookie without a name among them)
+  const shortHeaders = { Authorization: `Basic ${Buffer.from(SHORT.basic).toString('base64')}`, 'X-Api-Key': SHORT.key, Cookie: `${SHORT.cookie}; sid=${SHORT.sid}` };
+  const short = new StreamableHTTPClientTransport(url, { requestInit: { headers: shortHeaders } });
+  const fourth = new Client({ name: 'header-echo-short', version: '1.0.0' });
+  await fourth.connect(short);
+  await fourth.listTools();
+  await short.terminateSession();
+  await fourth.close();
 
   tap.child.kill('SIGTERM');
   expect((await tap.exited()).code).toBe(0);
@@ -124,6 +176,18 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
     expect(results['echo']).toBe(`my key is ${KEY}, my token ${TOKEN}`);
     expect(failMessage).toContain(KEY);
     expect(results['recall']).toBe(`the last key was ${KEY}`);
+    const pct = encodeURIComponent;
+    // the JSON text of a nested-u line, as its reader parses it
+    const lines = (tool: string) => results[tool]!.split('\n').map((l) => l.replace(/^(\S+-nested-u: )(.*)$/, (_, head: string, json: string) => head + JSON.stringify(JSON.parse(json))));
+    expect(lines('whoami-basic')).toEqual([
+      `credential: ${BASIC}`,
+      ...spelledLines('pair', BASIC_PAIR, pct(BASIC_PAIR)),
+      ...spelledLines('password', BASIC_PASSWORD, pct(BASIC_PASSWORD)),
+      `url: https://alice:${pct(BASIC_PASSWORD)}@example.com/`,
+    ]);
+    expect(lines('whoami-query')).toEqual([`sent: ${pct(QUERY_KEY)}`, ...spelledLines('api_key', QUERY_KEY, pct(QUERY_KEY))]);
+    expect(lines('recall-code')).toEqual([...spelledLines('code', CODE, pct(CODE)), `state: ${STATE}`]);
+    expect(results['location']).toBe(`http://127.0.0.1:9/cb?code=${encodeURIComponent(CODE)}&state=${STATE}`);
   });
 
   it('the log holds none of them in any spelling', () => {
@@ -156,6 +220,42 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
     expect(sent.find(([n]) => n.toLowerCase() === 'authorization')?.[1]).toBe(`Bearer ${AUTH_MARK}`);
   });
 
+  it('a Basic credential decoded, a secret query value and a redirect\'s code read as markers in every spelling', () => {
+    const recs = readRecords(log);
+    const shown = (tool: string) => textOf((responseTo(recs, tool).msg as { result: unknown }).result).split('\n');
+    expect(shown('whoami-basic')).toEqual([
+      `credential: ${AUTH_MARK}`,
+      ...spelledLines('pair', AUTH_MARK),
+      ...spelledLines('password', AUTH_MARK),
+      // a URL's user info: the user is no secret
+      `url: https://alice:${AUTH_MARK}@example.com/`,
+    ]);
+    const queryMark = '[REDACTED:query:api_key]';
+    expect(shown('whoami-query')).toEqual([`sent: ${queryMark}`, ...spelledLines('api_key', queryMark)]);
+    // the state is not a secret-named parameter: a body that repeats it keeps it
+    expect(shown('recall-code')).toEqual([...spelledLines('code', '[REDACTED:query:code]'), `state: ${STATE}`]);
+    // the URL and the header fields themselves: every query value masked, whatever its name
+    const exchanges = recs.filter((r) => r.event === 'exchange') as Array<Rec & { query?: string; request: { headers: Array<[string, string]> }; response?: { headers: Array<[string, string]> } }>;
+    const location = exchanges.flatMap((x) => x.response?.headers ?? []).find(([n]) => n.toLowerCase() === 'location');
+    expect(location?.[1]).toBe('http://127.0.0.1:9/cb?code=[REDACTED:query]&state=[REDACTED:query]');
+    expect(exchanges.filter((x) => x.query !== undefined).map((x) => x.query)).toContain('?api_key=[REDACTED:query]');
+    expect(exchanges.flatMap((x) => x.request.headers).filter(([n, v]) => n.toLowerCase() === 'authorization' && v.startsWith('Basic')).map(([, v]) => v)).toContain(`Basic ${AUTH_MARK}`);
+  });
+
+  it('short secret header values are masked in the header lists, whatever their length', () => {
+    const text = readFileSync(log, 'utf8');
+    const exchanges = readRecords(log).filter((r) => r.event === 'exchange') as Array<Rec & { request: { headers: Array<[string, string]> } }>;
+    const of = (h: Array<[string, string]>, name: string) => h.find(([n]) => n.toLowerCase() === name)?.[1];
+    // the short host's requests: the only ones with both a Basic credential and an X-Api-Key
+    const shortSent = exchanges.map((x) => x.request.headers).filter((h) => of(h, 'x-api-key') !== undefined && (of(h, 'authorization') ?? '').startsWith('Basic'));
+    expect(shortSent.length).toBeGreaterThanOrEqual(3); // initialize, tools/list, DELETE
+    for (const h of shortSent) {
+      // a cookie without a name is all value
+      expect([of(h, 'authorization'), of(h, 'x-api-key'), of(h, 'cookie')]).toEqual([`Basic ${AUTH_MARK}`, '[REDACTED:header]', '[REDACTED:cookie]; sid=[REDACTED:cookie]']);
+    }
+    for (const v of Object.values(SHORT)) expect(text).not.toContain(v);
+  });
+
   it('the readers print none of them, even with --no-redact', async () => {
     for (const args of [
       ['tail', log, '--session', 'all', '--full', '--no-redact'],
@@ -167,6 +267,7 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
       const r = await cli(args);
       expect({ args, code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
       expect({ args, leaks: leaks(r.stdout + r.stderr) }).toEqual({ args, leaks: [] });
+      expect({ args, short: Object.values(SHORT).filter((v) => (r.stdout + r.stderr).includes(v)) }).toEqual({ args, short: [] });
     }
   });
 });
