@@ -4,13 +4,15 @@
  * answers the original client had received before it sent that line — where the client waited the
  * replay waits, where it pipelined the replay pipelines. The client's answers to the server's requests
  * are not sent in order: they go into a book and answer the live server's requests as they come.
- * `--seq`/`--only` keep the handshake (recorded initialize + initialized, or the first server/discover of
- * the 2026-07-28 form) and the chosen calls, one after the other.
+ * `--seq`/`--only` keep the handshake and the chosen calls (selection.ts), one after the other. Either
+ * way the lines are made as the replay asks for them, from the session's index, in one walk.
  */
-import { InputError } from '../errors.js';
 import type { BookEntry } from './answer-book.js';
-import { hasMarkers, recordLargerAdvice } from './shortened.js';
-import { idKey, type RecMsg, type RecordedSession } from './recorded.js';
+import { idKey, indexOfSeq, type RecMsg, type RecordedSession } from './recorded.js';
+import { choose, type Chosen, type Selection } from './selection.js';
+import { replayable } from './shortened.js';
+
+export type { Selection } from './selection.js';
 
 /** One line the replay sends. */
 export interface SendUnit {
@@ -19,7 +21,7 @@ export interface SendUnit {
   /** The client messages of the line: one, or the elements of a recorded batch. */
   items: RecMsg[];
   batch: boolean;
-  /** Client requests whose answers must be in (or given up on) before this line is sent. */
+  /** Client requests whose answers must be in (or given up on) before this line is sent (one at most for a selection). */
   waitFor: RecMsg[];
 }
 
@@ -30,8 +32,8 @@ export interface ReplayPlan {
   session: RecordedSession;
   mode: 'all' | 'selected';
   /**
-   * The steps in order, each made when it is asked for: a whole session is walked through its index as
-   * the replay goes, not held as a list of lines (memory stays bounded whatever the session holds).
+   * The steps in order, each made when it is asked for: the session (or the selection) is walked through
+   * its index as the replay goes, not held as a list of lines (memory stays bounded whatever it holds).
    */
   steps(): Iterator<PlanStep>;
   /** The server's recorded requests with the client's recorded answers. */
@@ -44,23 +46,8 @@ export interface ReplayPlan {
   recordedNotifications: Record<string, number>;
 }
 
-export interface Selection {
-  /** Replay only the client request with this seq (or the request that the answer with this seq answers). */
-  seq?: number;
-  /** Replay only the client requests with this method or this target (tool, prompt, resource uri). */
-  only?: string;
-}
-
 const isClientSend = (m: RecMsg): boolean =>
   m.from === 'client' && (m.kind === 'request' || m.kind === 'notification' || m.kind === 'invalid');
-
-/** A message can be sent as it was: the log kept it whole (or at least this element of a shortened batch). */
-export function replayable(m: RecMsg): boolean {
-  if (m.kind === 'invalid') return m.raw !== undefined ? !m.truncated : m.msg !== undefined && !m.truncated;
-  if (m.msg === undefined) return false;
-  if (!m.truncated) return true;
-  return m.batchSize !== undefined && !hasMarkers(m.msg);
-}
 
 /** The lines a plan sends, all made (for tests and small selections). */
 export function planUnits(plan: ReplayPlan): SendUnit[] {
@@ -70,24 +57,12 @@ export function planUnits(plan: ReplayPlan): SendUnit[] {
   return units;
 }
 
-/** Index of the first message with this seq (messages are sorted by seq), or -1. */
-function firstAt(ms: readonly RecMsg[], seq: number): number {
-  let lo = 0;
-  let hi = ms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ms[mid]!.seq < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < ms.length && ms[lo]!.seq === seq ? lo : -1;
-}
-
 /** The client request that the server message at `at` answers in the recording, if it is such an answer. */
 function requestAnswered(s: RecordedSession, m: RecMsg, at: number): RecMsg | undefined {
   if ((m.kind !== 'response' && m.kind !== 'error') || m.id === undefined || m.id === null) return undefined;
   const ms = s.messages;
   if (m.reqSeq !== undefined) {
-    const i = firstAt(ms, m.reqSeq);
+    const i = indexOfSeq(ms, m.reqSeq);
     if (i < 0) return undefined;
     for (let j = i; j < ms.length && ms[j]!.seq === m.reqSeq; j++) {
       const q = ms[j]!;
@@ -108,19 +83,34 @@ function book(s: RecordedSession): BookEntry[] {
   return s.messages.filter((m) => m.from === 'server' && m.kind === 'request').map((request) => ({ request, answer: s.answerOf(request), used: 0 }));
 }
 
-/** Server notifications and stdout noise in the recording (within `inside`, for selected calls). */
-function counts(s: RecordedSession, inside: (m: RecMsg) => boolean): { noise: number; notifications: Record<string, number> } {
-  let noise = 0;
+/**
+ * The server's requests, notifications and stdout noise in the recording: all of them, or (given the
+ * chosen calls) those made while a chosen call was in flight — after it, before its answer. One walk in
+ * seq order, keeping only where the latest window seen so far ends.
+ */
+function serverSide(s: RecordedSession, chosen?: (m: RecMsg) => boolean): Pick<ReplayPlan, 'expectedServerRequests' | 'recordedStdoutNoise' | 'recordedNotifications'> {
+  const ms = s.messages;
+  const expectedServerRequests: RecMsg[] = [];
   const notifications: Record<string, number> = {};
-  for (const m of s.messages) {
-    if (m.from !== 'server' || !inside(m)) continue;
-    if (m.kind === 'invalid') noise++;
-    if (m.kind === 'notification' && m.method) notifications[m.method] = (notifications[m.method] ?? 0) + 1;
+  let noise = 0;
+  // messages with a lower seq are inside the window of a chosen call of an earlier record
+  let until = chosen ? -Infinity : Infinity;
+  let i = 0;
+  while (i < ms.length) {
+    const seq = ms[i]!.seq;
+    let end = i;
+    for (; end < ms.length && ms[end]!.seq === seq; end++) {
+      const m = ms[end]!;
+      if (m.from !== 'server' || seq >= until) continue;
+      if (m.kind === 'request') expectedServerRequests.push(m);
+      if (m.kind === 'invalid') noise++;
+      if (m.kind === 'notification' && m.method) notifications[m.method] = (notifications[m.method] ?? 0) + 1;
+    }
+    if (chosen) for (let k = i; k < end; k++) if (chosen(ms[k]!)) until = Math.max(until, s.answerOf(ms[k]!)?.seq ?? seq);
+    i = end;
   }
-  return { noise, notifications };
+  return { expectedServerRequests, recordedStdoutNoise: noise, recordedNotifications: notifications };
 }
-
-type Part = Pick<ReplayPlan, 'steps' | 'expectedServerRequests'> & { inside: (m: RecMsg) => boolean };
 
 /**
  * The client's lines in recorded order (single messages and recorded batches, client answers left out),
@@ -151,96 +141,34 @@ function* linesOf(s: RecordedSession): Generator<PlanStep> {
   }
 }
 
-/** The whole session: every client line in order, each waiting for the answers recorded before it. */
-function planAll(s: RecordedSession): Part {
-  const expectedServerRequests = s.messages.filter((m) => m.from === 'server' && m.kind === 'request');
-  return { steps: () => linesOf(s), expectedServerRequests, inside: () => true };
-}
-
-function describeRecord(s: RecordedSession, seq: number): string {
-  const m = s.messages.find((x) => x.seq === seq);
-  if (!m) return `there is no JSON-RPC message with seq ${seq} in session ${s.id}`;
-  return `#${seq} is ${m.kind === 'invalid' ? 'an invalid line' : `a ${m.kind}`} from the ${m.from}${m.method ? ` (${m.method})` : ''}`;
-}
-
-function available(s: RecordedSession): string {
-  const names = new Set<string>();
-  for (const m of s.messages) {
-    if (m.from !== 'client' || m.kind !== 'request' || !m.method) continue;
-    names.add(m.target !== undefined ? `${m.method} ${m.target}` : m.method);
-  }
-  const list = [...names];
-  return list.length === 0 ? 'the session has no client requests' : `recorded: ${list.slice(0, 12).join(', ')}${list.length > 12 ? ', …' : ''}`;
-}
-
-/** The handshake and the chosen requests, one at a time. */
-function planSelected(s: RecordedSession, sel: Selection): Part {
-  const requests = s.messages.filter((m) => m.from === 'client' && m.kind === 'request');
-  const init = requests.find((m) => m.method === 'initialize');
-  const handshake: RecMsg[] = [];
-  if (init) {
-    handshake.push(init);
-    const initialized = s.messages.find((m) => m.from === 'client' && m.kind === 'notification' && m.method === 'notifications/initialized' && m.seq > init.seq);
-    if (initialized) handshake.push(initialized);
-  } else {
-    const discover = requests.find((m) => m.method === 'server/discover');
-    if (discover) handshake.push(discover);
-  }
-
-  let chosen: RecMsg[];
-  if (sel.seq !== undefined) {
-    const at = s.messages.filter((m) => m.seq === sel.seq);
-    let reqs = at.filter((m) => m.from === 'client' && m.kind === 'request');
-    if (reqs.length === 0) {
-      const answers = at.filter((m) => m.from === 'server' && (m.kind === 'response' || m.kind === 'error') && m.reqSeq !== undefined);
-      reqs = answers.map((a) => requests.find((r) => r.seq === a.reqSeq && s.answerOf(r) === a)).filter((r): r is RecMsg => r !== undefined);
+/**
+ * The handshake and the chosen requests, one after the other. Each waits for the request sent before it
+ * that the recording answered, which had itself waited for the one before it: one request each, however
+ * many are chosen.
+ */
+function* selectedLines(s: RecordedSession, chosen: Chosen): Generator<PlanStep> {
+  let last: RecMsg | undefined;
+  for (const part of [chosen.handshake, chosen.calls()]) {
+    for (const m of part) {
+      if (!replayable(m)) {
+        yield { notReplayed: [m] };
+        continue;
+      }
+      yield { send: { seq: m.seq, items: [m], batch: false, waitFor: last ? [last] : [] } };
+      // a request the recording has no answer to is not waited for
+      if (m.kind === 'request' && s.answerOf(m) !== undefined) last = m;
     }
-    if (reqs.length === 0) throw new InputError(`--seq ${sel.seq}: ${describeRecord(s, sel.seq)}; --seq takes the seq of a client request or of its answer`);
-    chosen = reqs;
-  } else {
-    const only = sel.only!;
-    chosen = requests.filter((m) => m.method === only || m.target === only);
-    if (chosen.length === 0) throw new InputError(`--only ${JSON.stringify(only)}: no client request with that method or tool in session ${s.id} (${available(s)})`);
   }
-  chosen = chosen.filter((m) => !handshake.includes(m));
-  const blocked = chosen.filter((m) => !replayable(m));
-  if (chosen.length > 0 && blocked.length === chosen.length) {
-    const m = blocked[0]!;
-    const what = sel.seq !== undefined ? `--seq ${sel.seq}` : `--only ${JSON.stringify(sel.only)}`;
-    throw new InputError(
-      `${what}: the log holds only a shortened copy of request #${m.seq}${m.bytes !== undefined ? ` (${m.bytes} bytes)` : ''}${blocked.length > 1 ? ` and ${blocked.length - 1} more` : ''}, so it cannot be replayed exactly; ${recordLargerAdvice(Math.max(...blocked.map((b) => b.bytes ?? 0)) || undefined)}`,
-    );
-  }
-
-  const steps: PlanStep[] = [];
-  const sentRequests: RecMsg[] = [];
-  for (const m of [...handshake, ...chosen]) {
-    if (!replayable(m)) {
-      steps.push({ notReplayed: [m] });
-      continue;
-    }
-    steps.push({ send: { seq: m.seq, items: [m], batch: false, waitFor: [...sentRequests] } });
-    // one after the other; a request the recording has no answer to is not waited for
-    if (m.kind === 'request' && s.answerOf(m) !== undefined) sentRequests.push(m);
-  }
-  // what the server did while a chosen call was in flight is what it should do again
-  const windows = chosen.map((r) => [r.seq, s.answerOf(r)?.seq ?? r.seq] as const);
-  const inside = (m: RecMsg): boolean => windows.some(([lo, hi]) => m.seq > lo && m.seq < hi);
-  const expectedServerRequests = s.messages.filter((m) => m.from === 'server' && m.kind === 'request' && inside(m));
-  return { steps: () => steps[Symbol.iterator](), expectedServerRequests, inside };
 }
 
 /** Plans the replay of a recorded session (all of it, or the handshake and the selected calls). */
 export function planReplay(s: RecordedSession, sel: Selection = {}): ReplayPlan {
-  const selected = sel.seq !== undefined || sel.only !== undefined;
-  const { inside, ...part } = selected ? planSelected(s, sel) : planAll(s);
-  const { noise, notifications } = counts(s, inside);
+  const chosen = sel.seq !== undefined || sel.only !== undefined ? choose(s, sel) : undefined;
   return {
     session: s,
-    mode: selected ? 'selected' : 'all',
-    ...part,
+    mode: chosen ? 'selected' : 'all',
+    steps: () => (chosen ? selectedLines(s, chosen) : linesOf(s)),
     serverBook: book(s),
-    recordedStdoutNoise: noise,
-    recordedNotifications: notifications,
+    ...serverSide(s, chosen?.has),
   };
 }

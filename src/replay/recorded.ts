@@ -179,6 +179,18 @@ export function reqKey(seq: number, id: unknown): string {
   return `${seq}|${idKey(id)}`;
 }
 
+/** Index of the first message with this seq in `ms` (sorted by seq, as a session's messages are), or -1. */
+export function indexOfSeq(ms: readonly RecMsg[], seq: number): number {
+  let lo = 0;
+  let hi = ms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ms[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ms.length && ms[lo]!.seq === seq ? lo : -1;
+}
+
 const isAnswer = (k: MsgKind): boolean => k === 'response' || k === 'error';
 
 /** The kind of a parsed element when the record does not say (batch elements of older logs). */

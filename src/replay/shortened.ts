@@ -5,6 +5,7 @@
  * has the member `"…": "[elided: N bytes]"`. Replay compares what is left; mock serves what is left;
  * both say so.
  */
+import type { RecMsg } from './recorded.js';
 
 const TRUNCATED = /…\[truncated: (\d+) bytes\]$/;
 const ELIDED_ELEMENT = /^…\[elided: \d+ bytes\]$/;
@@ -35,6 +36,14 @@ export function hasMarkers(v: unknown): boolean {
     for (const [k, x] of Object.entries(v)) if (isElidedMember(k, x) || hasMarkers(x)) return true;
   }
   return false;
+}
+
+/** A message can be sent as it was: the log kept it whole (or at least this element of a shortened batch). */
+export function replayable(m: RecMsg): boolean {
+  if (m.kind === 'invalid') return m.raw !== undefined ? !m.truncated : m.msg !== undefined && !m.truncated;
+  if (m.msg === undefined) return false;
+  if (!m.truncated) return true;
+  return m.batchSize !== undefined && !hasMarkers(m.msg);
 }
 
 /**

@@ -7,6 +7,8 @@
  * tool); the replay plays every call against the bench's echo server and finds every answer the same,
  * and on the all-error version of the log (every recorded answer an error, every live one a result) finds
  * every answer different — listing the first LISTED_FAILURES, counting the rest — in the same heap.
+ * `--only` of every call (12,000 chosen) runs in the same heap too: a selection whose lines each held a
+ * copy of the requests sent before them ran out of it.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -38,15 +40,16 @@ beforeAll(async () => {
 }, 60_000);
 
 interface Report {
+  mode: string;
   summary: Record<string, number>;
   notListed?: Record<string, number>;
   entries: Array<{ status: string; method?: string; id?: number; differences?: Array<{ path: string; op: string; replayed?: unknown }> }>;
 }
 
-function replay(file: string): { status: number | null; stderr: string; report: Report } {
+function replay(file: string, ...selection: string[]): { status: number | null; stderr: string; report: Report } {
   const r = spawnSync(
     process.execPath,
-    [`--max-old-space-size=${HEAP}`, CLI, 'replay', file, '--no-log', '--json', '--ignore', 'result.capabilities.logging', '--ignore', 'result.serverInfo.name', '--', process.execPath, join(ROOT, 'bench', 'echo-server.mjs')],
+    [`--max-old-space-size=${HEAP}`, CLI, 'replay', file, ...selection, '--no-log', '--json', '--ignore', 'result.capabilities.logging', '--ignore', 'result.serverInfo.name', '--', process.execPath, join(ROOT, 'bench', 'echo-server.mjs')],
     { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
   );
   let report: Report;
@@ -90,6 +93,14 @@ describe(`mock and replay in a ${HEAP} MB heap on a session larger than the heap
     expect(report.summary).toMatchObject({ same: PAIRS + 1, different: 0, missing: 0, unexpected: 0, notReplayed: 0 });
     // initialize and the first calls are listed, the rest counted
     expect(report.entries.filter((e) => e.method === 'tools/call' && e.status === 'same')).toHaveLength(LISTED_OTHERS - 1);
+    expect(report.notListed).toMatchObject({ same: PAIRS + 1 - LISTED_OTHERS, different: 0 });
+  }, 150_000);
+
+  it('replay --only of every call: the handshake, then every call, one after the other, every answer the same', () => {
+    const { status, stderr, report } = replay(log, '--only', 'echo');
+    expect(status, stderr.slice(-800)).toBe(0);
+    expect(report.mode).toBe('selected');
+    expect(report.summary).toMatchObject({ same: PAIRS + 1, different: 0, missing: 0, unexpected: 0, notReplayed: 0 });
     expect(report.notListed).toMatchObject({ same: PAIRS + 1 - LISTED_OTHERS, different: 0 });
   }, 150_000);
 
