@@ -31,8 +31,11 @@ export interface UiHandlerOptions {
   heartbeatMs?: number;
   /** Bytes an event stream may hold for a page that reads slower than rows arrive; default EVENTS_MAX_QUEUED. */
   maxQueuedBytes?: number;
-  /** Told of every launch (guard.ts): `ui --open`'s launch file has done its work and can go. */
-  onLaunch?: () => void;
+  /**
+   * Told of every load of the page that passes the guard, whatever its headers (a launch, the token in
+   * the URL, the cookie): the token has reached a browser, so `ui --open`'s launch file can go.
+   */
+  onPageLoad?: () => void;
 }
 
 /**
@@ -157,10 +160,11 @@ export function makeUiHandler(opts: UiHandlerOptions): (req: Request) => Promise
     if (!verdict.ok) return text(403, `forbidden: ${verdict.why} (open the URL mcp-tap ui printed)`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'read-only: GET only');
     const url = new URL(req.url);
+    // the token has been used, whichever way the browser asked: the launch file has done its work
+    if (req.method === 'GET' && url.pathname === '/') opts.onPageLoad?.();
     if (verdict.via === 'query' && url.pathname === '/') return new Response(null, { status: 303, headers: headers(API_CSP, 'text/plain', { location: '/', 'set-cookie': cookie }) });
     // a redirect would keep the load cross-site (no SameSite=Strict cookie on it): a page of this origin moves on instead
     if (verdict.via === 'launch') {
-      opts.onLaunch?.();
       return new Response(HOP_PAGE, { status: 200, headers: headers(API_CSP, 'text/html; charset=utf-8', { 'set-cookie': cookie }) });
     }
     try {

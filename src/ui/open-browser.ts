@@ -2,7 +2,9 @@
  * `ui --open` with the token on no command line (every local user can read one: ps, /proc/<pid>/cmdline):
  * the URL goes into a launch file — a page that only redirects to it, mode 0600 — and the opener is given
  * that file's URL, as Jupyter does. The page's load then comes from the file:// page, cross-site, which
- * the guard lets through for a page load carrying the token (guard.ts); that load removes the file.
+ * the guard lets through for a page load carrying the token (guard.ts); the first load of the page that
+ * passes the guard, that one or any other, removes the file. One left by a `ui` killed before it could
+ * remove it goes at the next `ui` start (launch-sweep.ts).
  *
  * Where the file goes: on Linux (not WSL) the user's download directory, since snap browsers (Ubuntu's
  * Firefox and Chromium) have a /tmp of their own and cannot read hidden directories of the home, and
@@ -16,6 +18,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LAUNCH_PAGE, launchDirPrefix, launchFileName, type LaunchKind } from './launch-name.js';
 
 /** Starts `file` with `args` and leaves it running; rejects when it cannot start or fails. */
 export type Opener = (file: string, args: readonly string[]) => Promise<void>;
@@ -121,7 +124,7 @@ export function downloadDir(host: LaunchHost): string | null {
 }
 
 /** Where the launch file goes: the download directory on Linux but WSL, when there is one; else the temp dir. */
-export function launchDir(host: LaunchHost): { kind: 'downloads' | 'temp'; dir: string } {
+export function launchDir(host: LaunchHost): { kind: LaunchKind; dir: string } {
   if (host.platform === 'linux' && !isWsl(host)) {
     const dir = downloadDir(host);
     if (dir !== null) return { kind: 'downloads', dir };
@@ -130,18 +133,19 @@ export function launchDir(host: LaunchHost): { kind: 'downloads' | 'temp'; dir: 
 }
 
 /**
- * Writes the launch file for `url`: in the download directory a file `mcp-tap-ui-<random>.html`; in the
- * temp dir `open.html` in a fresh directory (mode 0700, mkdtemp's). Always mode 0600, created anew (wx:
- * O_EXCL, so no existing file or symlink is followed).
+ * Writes the launch file for `url`: in the download directory a file `mcp-tap-ui-<pid>-<random>.html`; in
+ * the temp dir `open.html` in a fresh directory `mcp-tap-ui-<pid>-<random>` (mode 0700, mkdtemp's); `pid`
+ * this process's, for a later `ui` to sweep the file if this one is killed (launch-sweep.ts). Always mode
+ * 0600, created anew (wx: O_EXCL, so no existing file or symlink is followed).
  */
-export async function writeLaunchFile(url: string, where: { kind: 'downloads' | 'temp'; dir: string }): Promise<LaunchFile> {
+export async function writeLaunchFile(url: string, where: { kind: LaunchKind; dir: string }, pid = process.pid): Promise<LaunchFile> {
   if (where.kind === 'downloads') {
-    const path = join(where.dir, `mcp-tap-ui-${randomBytes(12).toString('hex')}.html`);
+    const path = join(where.dir, launchFileName(pid, randomBytes(12).toString('hex')));
     await writeFile(path, launchPage(url), { mode: 0o600, flag: 'wx' });
     return { path, url: pathToFileURL(path).href, remove: () => rm(path, { force: true }).catch(() => {}) };
   }
-  const dir = await mkdtemp(join(where.dir, 'mcp-tap-ui-'));
-  const path = join(dir, 'open.html');
+  const dir = await mkdtemp(join(where.dir, launchDirPrefix(pid)));
+  const path = join(dir, LAUNCH_PAGE);
   try {
     await writeFile(path, launchPage(url), { mode: 0o600, flag: 'wx' });
   } catch (err) {

@@ -1,13 +1,14 @@
 /**
- * `mcp-tap ui` wired to its edges: a fresh token, the log watch, the handler, the loopback server, the
- * URL printed (and opened with --open); runs until the signal aborts.
+ * `mcp-tap ui` wired to its edges: launch files of killed runs swept, a fresh token, the log watch, the
+ * handler, the loopback server, the URL printed (and opened with --open); runs until the signal aborts.
  */
 import { randomBytes } from 'node:crypto';
 import { loadTokenizer } from '../lens/context/tokenizer.js';
 import type { RedactOptions } from '../transcript/redact.js';
 import { makeUiHandler } from './handler.js';
 import { LogWatch } from './log-watch.js';
-import { execaOpener, openBrowser, type LaunchFile, type LaunchHost, type Opener } from './open-browser.js';
+import { realSweepEdges, sweepLaunchFiles, thisProcess, type SweepEdges } from './launch-sweep.js';
+import { execaOpener, launchDir, openBrowser, realLaunchHost, type LaunchFile, type LaunchHost, type Opener } from './open-browser.js';
 import { livePage } from './page-html.js';
 import { serveLoopback } from './serve.js';
 
@@ -32,6 +33,8 @@ export interface UiIo {
   opener?: Opener;
   /** The machine --open looks at for where its launch file goes (default: this one); tests give a fake home. */
   launchHost?: LaunchHost;
+  /** What the start-up sweep of launch files left behind does to the machine (default: this one's). */
+  sweep?: SweepEdges;
 }
 
 /** Serves the UI until `io.signal` aborts. */
@@ -39,14 +42,18 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
   const token = randomBytes(24).toString('base64url');
   const watch = new LogWatch({ dir: opts.dir, files: opts.files, redact: opts.redact, pollMs: opts.pollMs, tokenizer: await loadTokenizer(), signal: io.signal });
   const page = livePage(opts.script, opts.version);
+  const host = io.launchHost ?? realLaunchHost();
+  // launch files of earlier runs killed before they could remove theirs (they hold those runs' tokens)
+  const swept = sweepLaunchFiles(launchDir(host), io.sweep ?? realSweepEdges(), thisProcess());
+  if (swept.length > 0) io.warn(`removed ${swept.length} launch file(s) of ui --open runs that are gone: ${swept.join(', ')}`);
   let launch: LaunchFile | null = null;
   let launched = false;
-  // the launch file's page has reached the server: the file has done its work (it holds the token)
-  const onLaunch = (): void => {
+  // the page has loaded with the token: the launch file has done its work (it holds the token)
+  const onPageLoad = (): void => {
     launched = true;
     void launch?.remove();
   };
-  const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact, onLaunch }));
+  const { server, port } = await serveLoopback(opts.port, (p) => makeUiHandler({ token, port: p, watch, page, redact: opts.redact, onPageLoad }));
   try {
     // the URL first: a big log directory takes a moment to read, and the page fills in as it is read
     const url = `http://127.0.0.1:${port}/?token=${token}`;
@@ -55,7 +62,8 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
     io.warn(`serving ${watch.logs.length} log(s) from ${opts.dir}${opts.files.length ? ` and ${opts.files.length} file(s)` : ''}, read-only, on 127.0.0.1 only; Ctrl-C stops`);
     // the URL on stdout is the user's own terminal; the browser gets it through a 0600 file, never on a command line
     if (opts.open) {
-      launch = await openBrowser(url, { opener: io.opener ?? execaOpener, warn: io.warn, host: io.launchHost });
+      launched = false; // a load before the file was written is not its
+      launch = await openBrowser(url, { opener: io.opener ?? execaOpener, warn: io.warn, host });
       if (launched) await launch?.remove();
     }
     await new Promise<void>((resolve) => {

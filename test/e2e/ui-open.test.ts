@@ -7,13 +7,16 @@
  * file is 0600 in ~/Downloads, where snap and Flatpak browsers can read it (elsewhere in a private
  * directory of TMPDIR); the page answers 200 through it, and the file is gone once that load reached the
  * server — or, when nothing loads it, once the UI stops. In Debian's chromium the file:// launch page
- * lands on the live page itself, with the token out of the address bar.
+ * lands on the live page itself, with the token out of the address bar. A browser that sends no
+ * Sec-Fetch-* headers loads the page by query: the file goes then too. A `ui --open` killed with SIGKILL
+ * leaves its file; the next `ui` (or `ui --open`) removes it, in Downloads or in the temp dir, and leaves
+ * a running ui's file, other names, a symlink named like the killed one's and its target.
  *
  * Without /usr/bin/chromium the browser test is skipped locally and fails in CI (CI is set).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
@@ -41,10 +44,11 @@ interface Opened {
 
 /**
  * The fake opener: records argv and the launch file, then loads the page the launch file redirects to as
- * a browser does from a file:// page (node:http: fetch will not send Sec-Fetch-Mode: navigate), and the
- * page with the cookie it got; writes `record` atomically.
+ * a browser does from a file:// page (node:http: fetch will not send Sec-Fetch-Mode: navigate) — or, with
+ * `secFetch` false, as a browser that sends no Sec-Fetch-* headers — and the page with the cookie it got;
+ * writes `record` atomically.
  */
-function fakeOpener(record: string): string {
+function fakeOpener(record: string, secFetch = true): string {
   return `#!${process.execPath}
 const { existsSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { request } = require('node:http');
@@ -53,7 +57,7 @@ const record = ${JSON.stringify(record)};
 const argv = process.argv.slice(2);
 const out = { argv, cmdline: existsSync('/proc/self/cmdline') ? readFileSync('/proc/self/cmdline', 'utf8').split('\\0') : null };
 const navigate = (url) => new Promise((resolve, reject) => {
-  const headers = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+  const headers = ${secFetch ? "{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }" : '{}'};
   request(url, { headers }, (res) => { res.resume(); res.on('end', () => resolve(res)); }).on('error', reject).end();
 });
 (async () => {
@@ -95,17 +99,20 @@ const WSL = process.platform === 'linux' && ((process.env['WSL_DISTRO_NAME'] ?? 
  * A machine for ui --open under `root`: a fake opener in bin (`opener`: its script), HOME with Downloads
  * (no user-dirs.dirs: XDG_CONFIG_HOME points into it), TMPDIR; and where the launch file should land.
  */
-function machine(root: string, opener: string): { env: NodeJS.ProcessEnv; downloads: string; launches: string; logs: string; inDownloads: boolean } {
+function machine(root: string, opener: string, withDownloads = true): { env: NodeJS.ProcessEnv; downloads: string; launches: string; logs: string; inDownloads: boolean } {
   const bin = join(root, 'bin');
   const home = join(root, 'home');
   const downloads = join(home, 'Downloads');
   const launches = join(root, 'tmp'); // TMPDIR: where the launch file's directory is made off Linux
   const logs = join(root, 'logs');
-  for (const d of [bin, home, downloads, launches, logs]) mkdirSync(d);
+  for (const d of [bin, home, ...(withDownloads ? [downloads] : []), launches, logs]) mkdirSync(d);
   writeFileSync(join(bin, OPENER), opener, { mode: 0o755 });
   const env = { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}`, TMPDIR: launches, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WSL_DISTRO_NAME: '' };
-  return { env, downloads, launches, logs, inDownloads: process.platform === 'linux' && !WSL };
+  return { env, downloads, launches, logs, inDownloads: withDownloads && process.platform === 'linux' && !WSL };
 }
+
+/** A launch file's name (in Downloads) or its directory's (in the temp dir), of the `ui` with this pid. */
+const launchName = (pid: number, inDownloads: boolean): RegExp => (inDownloads ? new RegExp(`^mcp-tap-ui-${pid}-[0-9a-f]{24}\\.html$`) : new RegExp(`^mcp-tap-ui-${pid}-[A-Za-z0-9]{6}$`));
 
 describe('mcp-tap ui --open', () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -150,10 +157,11 @@ describe('mcp-tap ui --open', () => {
     const path = fileURLToPath(opened.argv[0]!);
     if (m.inDownloads) {
       expect(dirname(path)).toBe(m.downloads);
-      expect(path).toMatch(/[/\\]mcp-tap-ui-[0-9a-f]+\.html$/);
+      expect(basename(path)).toMatch(launchName(ui.pid, true));
       expect(readdirSync(m.launches)).toEqual([]);
     } else {
       expect(dirname(dirname(path))).toBe(m.launches);
+      expect(basename(dirname(path))).toMatch(launchName(ui.pid, false));
     }
     expect(opened.mode).toBe(0o600);
     expect(opened.html).toContain(url);
@@ -210,7 +218,7 @@ describe.skipIf(process.platform === 'win32')('mcp-tap ui --open stopped by SIGH
       const where = m.inDownloads ? m.downloads : m.launches;
       const ui = runTap(['ui', '--open', '--dir', m.logs], { env: m.env });
       try {
-        const found = (): boolean => (m.inDownloads ? readdirSync(where).some((f) => /^mcp-tap-ui-[0-9a-f]+\.html$/.test(f)) : readdirSync(where).some((d) => existsSync(join(where, d, 'open.html'))));
+        const found = (): boolean => readdirSync(where).some((f) => launchName(ui.pid, m.inDownloads).test(f));
         await waitFor(found, 15_000, `the launch file in ${where}; stderr: ${ui.stderr()}`);
         ui.child.kill('SIGHUP');
         expect((await ui.exited()).code, ui.stderr()).toBe(0);
@@ -223,4 +231,92 @@ describe.skipIf(process.platform === 'win32')('mcp-tap ui --open stopped by SIGH
       tmp.cleanup();
     }
   });
+});
+
+describe('mcp-tap ui --open in a browser that sends no Sec-Fetch-* headers', () => {
+  it('removes the launch file once the page loads by the token in the URL, while the UI runs on', async () => {
+    const tmp = tempDir('mcp-tap-ui-open-nofetch-');
+    try {
+      const record = join(tmp.dir, 'opened.json');
+      const m = machine(tmp.dir, fakeOpener(record, false));
+      const ui = runTap(['ui', '--open', '--dir', m.logs], { env: m.env });
+      try {
+        await waitFor(() => existsSync(record), 15_000, `the fake ${OPENER} to write ${record}; stderr: ${ui.stderr()}`);
+        const opened = JSON.parse(readFileSync(record, 'utf8')) as Opened;
+        expect(opened.error).toBeUndefined();
+        // by query: the cookie and a redirect to /, then the page with the cookie
+        expect(opened.first).toBe(303);
+        expect(opened.status).toBe(200);
+        expect(opened.title).toBe('mcp-tap live');
+        const path = fileURLToPath(opened.argv[0]!);
+        await waitFor(() => !existsSync(path), 10_000, `${path} to be removed; stderr: ${ui.stderr()}`);
+        expect(readdirSync(m.inDownloads ? m.downloads : m.launches)).toEqual([]);
+        expect(ui.child.exitCode).toBeNull();
+        ui.child.kill('SIGTERM');
+        expect((await ui.exited()).code).toBe(0);
+      } finally {
+        ui.kill();
+        await ui.exited().catch(() => {});
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('mcp-tap ui --open killed with SIGKILL before the page loaded', () => {
+  for (const withDownloads of [true, false]) {
+    const next = withDownloads ? 'ui' : 'ui --open';
+    it(`leaves its launch file${withDownloads ? '' : ' (no Downloads: in the temp dir)'}, and the next \`${next}\` removes it, and nothing else`, async () => {
+      const tmp = tempDir('mcp-tap-ui-open-kill-');
+      const runs: TapRun[] = [];
+      try {
+        // an opener that starts no browser: nothing loads the page
+        const m = machine(tmp.dir, '#!/bin/sh\nexit 0\n', withDownloads);
+        const where = m.inDownloads ? m.downloads : m.launches;
+        const killed = runTap(['ui', '--open', '--dir', m.logs], { env: m.env });
+        runs.push(killed);
+        const stale = await waitFor(() => readdirSync(where).find((f) => launchName(killed.pid, m.inDownloads).test(f)), 15_000, `the launch file in ${where}; stderr: ${killed.stderr()}`);
+        // what must stay: a running ui's file (this test's pid), the naming before pids, another file, a
+        // symlink named like the killed ui's file, and what it points to
+        const running = m.inDownloads ? `mcp-tap-ui-${process.pid}-${'b'.repeat(24)}.html` : `mcp-tap-ui-${process.pid}-Zz9Zz9`;
+        const target = join(tmp.dir, 'target.html');
+        writeFileSync(target, 'keep me');
+        const link = m.inDownloads ? `mcp-tap-ui-${killed.pid}-${'f'.repeat(24)}.html` : `mcp-tap-ui-${killed.pid}-Ln9Ln9`;
+        const kept = [running, m.inDownloads ? `mcp-tap-ui-${'c'.repeat(24)}.html` : 'mcp-tap-ui-Cc9Cc9', 'notes.html', link];
+        // a launch entry as ui writes one: a file in Downloads, a directory holding open.html in the temp dir
+        const plant = (name: string): void => {
+          if (m.inDownloads) return writeFileSync(join(where, name), 'x', { mode: 0o600 });
+          mkdirSync(join(where, name));
+          writeFileSync(join(where, name, 'open.html'), 'x', { mode: 0o600 });
+        };
+        plant(running);
+        plant(kept[1]!);
+        writeFileSync(join(where, 'notes.html'), 'x');
+        symlinkSync(target, join(where, link));
+
+        killed.child.kill('SIGKILL');
+        expect((await killed.exited()).signal).toBe('SIGKILL');
+        expect(readdirSync(where)).toContain(stale);
+
+        const again = runTap(withDownloads ? ['ui', '--dir', m.logs] : ['ui', '--open', '--dir', m.logs], { env: m.env });
+        runs.push(again);
+        await waitFor(() => /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(again.stdout().toString()), 15_000, `the URL on stdout; stderr: ${again.stderr()}`);
+        expect(readdirSync(where)).not.toContain(stale);
+        expect(again.stderr()).toContain(`mcp-tap: removed 1 launch file(s) of ui --open runs that are gone: ${join(where, stale)}`);
+        for (const name of kept) expect(readdirSync(where), name).toContain(name);
+        expect(readFileSync(target, 'utf8')).toBe('keep me');
+        again.child.kill('SIGTERM');
+        expect((await again.exited()).code, again.stderr()).toBe(0);
+        // the second run's own launch file (with --open) went when it stopped
+        expect(readdirSync(where).sort()).toEqual([...kept].sort());
+      } finally {
+        for (const r of runs) {
+          r.kill();
+          await r.exited().catch(() => {});
+        }
+        tmp.cleanup();
+      }
+    });
+  }
 });

@@ -1,21 +1,25 @@
 /**
  * `ui --open` keeps the token off every command line: the opener (recorded in memory here) is given the
  * file:// URL of a launch file — mode 0600, holding the tokened URL as a meta refresh and a
- * location.replace — never the URL itself. On Linux but WSL the file is `mcp-tap-ui-<random>.html` in the
- * user's download directory (user-dirs.dirs' XDG_DOWNLOAD_DIR, else ~/Downloads: what snap and Flatpak
- * browsers can read); elsewhere, or without one, open.html in a fresh 0700 directory of the temp dir.
- * The file goes once its page's load reaches the server, and in any case when the UI stops; stderr names
- * the file, never the token. A failing opener is a warning. The guard lets a cross-site page load
- * carrying the token through (the launch file's redirect is one), answering it with the cookie and a
- * same-origin hop only, and tells the handler's onLaunch.
+ * location.replace — never the URL itself. On Linux but WSL the file is `mcp-tap-ui-<pid>-<random>.html`
+ * in the user's download directory (user-dirs.dirs' XDG_DOWNLOAD_DIR, else ~/Downloads: what snap and
+ * Flatpak browsers can read); elsewhere, or without one, open.html in a fresh 0700 directory
+ * `mcp-tap-ui-<pid>-<random>` of the temp dir. The file goes once a load of the page passes the guard —
+ * the launch file's cross-site one, or one by the token in the URL from a browser that sends no
+ * Sec-Fetch-Site — and in any case when the UI stops; one left by a killed `ui` goes when the next starts.
+ * stderr names the file, never the token. A failing opener is a warning. The guard lets a cross-site page
+ * load carrying the token through (the launch file's redirect is one), answering it with the cookie and
+ * a same-origin hop only; the handler tells onPageLoad of every page load that passed it.
  * The real CLI with a fake xdg-open, and the real browser, are in test/e2e/ui-open.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeUiHandler, type WatchView } from '../../src/ui/handler.js';
+import { launchFileName } from '../../src/ui/launch-name.js';
 import { launchDir, launchPage, openBrowser, openCommand, realLaunchHost, xdgDownloadDir, type LaunchHost, type Opener } from '../../src/ui/open-browser.js';
 import { runUi } from '../../src/ui/run-ui.js';
 import { tempDir } from '../helpers/paths.js';
@@ -141,6 +145,7 @@ describe('openBrowser', () => {
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
       expect(dirname(dirname(path))).toBe(host.tmp);
+      expect(basename(dirname(path))).toMatch(new RegExp(`^mcp-tap-ui-${process.pid}-[A-Za-z0-9]{6}$`));
       expect(readFileSync(path, 'utf8')).toBe(launchPage(PAGE_URL));
       expect(warnings).toEqual([`opening the browser through ${path} (removed once the page loads); if it says the file is not found, open the URL above`]);
       // macOS and Windows have a Downloads here too: untouched
@@ -151,7 +156,7 @@ describe('openBrowser', () => {
     });
   }
 
-  it("on Linux gives the opener a 0600 mcp-tap-ui-<random>.html in the user's Downloads, and stderr its path only", async () => {
+  it("on Linux gives the opener a 0600 mcp-tap-ui-<pid>-<random>.html in the user's Downloads, and stderr its path only", async () => {
     const host = fakeMachine(tmp.dir, 'linux', true);
     const { opener, calls } = recorder();
     const warnings: string[] = [];
@@ -159,7 +164,7 @@ describe('openBrowser', () => {
     await waitFor(() => calls.length === 1, 2000, 'the opener to be called');
     const path = fileURLToPath(calls[0]!.args.at(-1)!);
     expect(dirname(path)).toBe(host.downloads);
-    expect(path).toMatch(/\/mcp-tap-ui-[0-9a-f]{24}\.html$/);
+    expect(path).toMatch(new RegExp(`/mcp-tap-ui-${process.pid}-[0-9a-f]{24}\\.html$`));
     expect(calls[0]!.args.filter((a) => a.includes(TOKEN))).toEqual([]);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readFileSync(path, 'utf8')).toBe(launchPage(PAGE_URL));
@@ -247,18 +252,58 @@ describe('runUi --open', () => {
     }
   });
 
-  it("removes the launch file as soon as its page's load reaches the server, and not for other requests", async () => {
+  it("removes the launch file as soon as its page's load reaches the server", async () => {
     const ui = await start();
     try {
-      // the URL pasted into a browser (not cross-site) leaves the file for the browser being opened
-      expect(await new Promise<number>((resolve, reject) => request(ui.url, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject).end())).toBe(303);
-      expect(existsSync(ui.path)).toBe(true);
       expect(await launchLoad(ui.url)).toBe(200);
       await waitFor(() => !existsSync(ui.path), 5000, 'the launch file to go');
       expect(readdirSync(ui.host.downloads)).toEqual([]);
     } finally {
       ui.ac.abort();
       await ui.run;
+    }
+  });
+
+  it('removes the launch file once the page loads by the token in the URL, with no Sec-Fetch-Site, and not for refused or API requests', async () => {
+    const ui = await start();
+    try {
+      const port = new URL(ui.url).port;
+      const get = (path: string, headers: Record<string, string> = {}): Promise<number> =>
+        new Promise((resolve, reject) => request(`http://127.0.0.1:${port}${path}`, { headers }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject).end());
+      expect(await get('/?token=wrong')).toBe(403);
+      expect(await get(`/?token=${ui.token}`, { host: `evil.example:${port}` })).toBe(403);
+      expect(await get(`/api/sessions?token=${ui.token}`)).toBe(200);
+      expect(existsSync(ui.path)).toBe(true);
+      // an older browser's load through the launch file: no Sec-Fetch-* headers, so by query
+      expect(await get(`/?token=${ui.token}`)).toBe(303);
+      await waitFor(() => !existsSync(ui.path), 5000, 'the launch file to go');
+      expect(readdirSync(ui.host.downloads)).toEqual([]);
+    } finally {
+      ui.ac.abort();
+      await ui.run;
+    }
+  });
+
+  it('removes, at start, the launch files of killed runs in the directory it uses, and nothing else', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const host = fakeMachine(tmp.dir, 'linux', true);
+    const stale = join(host.downloads, launchFileName(gone, 'a'.repeat(24)));
+    const others = [launchFileName(process.ppid, 'b'.repeat(24)), `mcp-tap-ui-${'c'.repeat(24)}.html`, 'notes.html'];
+    for (const name of [stale, ...others.map((n) => join(host.downloads, n))]) writeFileSync(name, 'x', { mode: 0o600 });
+    const logs = join(tmp.dir, 'logs');
+    mkdirSync(logs);
+    const said: string[] = [];
+    const warned: string[] = [];
+    const ac = new AbortController();
+    const run = runUi({ dir: logs, files: [], port: 0, open: false, redact: {}, version: '0.0.0-test', script: '' }, { say: (l) => said.push(l), warn: (m) => warned.push(m), signal: ac.signal, launchHost: host });
+    try {
+      await waitFor(() => said.length === 1, 10_000, 'the URL');
+      expect(existsSync(stale)).toBe(false);
+      expect(readdirSync(host.downloads).sort()).toEqual(others.sort());
+      expect(warned).toContain(`removed 1 launch file(s) of ui --open runs that are gone: ${stale}`);
+    } finally {
+      ac.abort();
+      await run;
     }
   });
 });
@@ -280,17 +325,27 @@ describe('the guard, for the launch file', () => {
     expect(body).not.toContain(TOKEN);
   });
 
-  it('tells onLaunch of a launch, and of nothing else', async () => {
-    let launches = 0;
-    const told = makeUiHandler({ token: TOKEN, port: PORT, watch, page: { html: '<p>page</p>', csp: "default-src 'none'" }, onLaunch: () => void launches++ });
-    const ask = (path: string, headers: Record<string, string>) => told(new Request(`http://127.0.0.1:${PORT}${path}`, { headers }));
-    expect((await ask(`/?token=${TOKEN}`, { host: `127.0.0.1:${PORT}` })).status).toBe(303);
-    expect((await ask('/', { host: `127.0.0.1:${PORT}`, cookie: `mcp-tap-ui-${PORT}=${TOKEN}` })).status).toBe(200);
+  it('tells onPageLoad of every page load that passes the guard, whatever its headers, and of nothing else', async () => {
+    let loads = 0;
+    const told = makeUiHandler({ token: TOKEN, port: PORT, watch, page: { html: '<p>page</p>', csp: "default-src 'none'" }, onPageLoad: () => void loads++ });
+    const ask = (path: string, headers: Record<string, string>, method = 'GET') => told(new Request(`http://127.0.0.1:${PORT}${path}`, { headers, method }));
+    const host = { host: `127.0.0.1:${PORT}` };
+    const cookie = { cookie: `mcp-tap-ui-${PORT}=${TOKEN}` };
     expect((await ask(`/?token=${TOKEN}`, { ...navigation, 'sec-fetch-dest': 'iframe' })).status).toBe(403);
     expect((await ask(`/?token=${TOKEN.slice(0, -1)}`, navigation)).status).toBe(403);
-    expect(launches).toBe(0);
+    expect((await ask(`/?token=${TOKEN.slice(0, -1)}`, host)).status).toBe(403);
+    expect((await ask(`/?token=${TOKEN}`, { host: `evil.example:${PORT}` })).status).toBe(403);
+    expect((await ask('/', { ...host, cookie: `mcp-tap-ui-${PORT}=wrong` })).status).toBe(403);
+    expect((await ask('/api/sessions', { ...host, ...cookie })).status).toBe(200);
+    expect((await ask(`/api/sessions?token=${TOKEN}`, host)).status).toBe(200);
+    expect((await ask('/', { ...host, ...cookie }, 'HEAD')).status).toBe(200);
+    expect((await ask('/', { ...host, ...cookie }, 'POST')).status).toBe(405);
+    expect(loads).toBe(0);
     expect((await ask(`/?token=${TOKEN}`, navigation)).status).toBe(200);
-    expect(launches).toBe(1);
+    expect((await ask(`/?token=${TOKEN}`, host)).status).toBe(303);
+    expect((await ask('/', { ...host, ...cookie })).status).toBe(200);
+    expect((await ask('/', { ...host, ...cookie, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect(loads).toBe(4);
   });
 
   it('refuses every other cross-site request, with the token or without', async () => {
