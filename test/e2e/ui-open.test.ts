@@ -10,12 +10,15 @@
  * lands on the live page itself, with the token out of the address bar. A browser that sends no
  * Sec-Fetch-* headers loads the page by query: the file goes then too. A `ui --open` killed with SIGKILL
  * leaves its file; the next `ui` (or `ui --open`) removes it, in Downloads or in the temp dir, and leaves
- * a running ui's file, other names, a symlink named like the killed one's and its target.
+ * a running ui's file, other names, a symlink named like the killed one's and its target. Nor does it
+ * remove the file of a writer it may not signal (another user's process), or a file of another user in
+ * a directory it could remove it from (as root: the ui runs as nobody among root's files).
  *
  * Without /usr/bin/chromium the browser test is skipped locally and fails in CI (CI is set).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -319,4 +322,51 @@ describe.skipIf(process.platform === 'win32')('mcp-tap ui --open killed with SIG
       }
     });
   }
+});
+
+/** The real user id of a running process, from /proc. */
+const ownerOf = (pid: number): number => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+
+describe.skipIf(process.platform !== 'linux' || WSL)('mcp-tap ui, sweeping launch files, where it cannot tell they are stale and its own', () => {
+  it("keeps one whose writer is another user's process (it may not signal it) and, run as nobody by root, root's own", async () => {
+    const tmp = tempDir('mcp-tap-ui-sweep-owner-');
+    // as root, the ui runs as nobody among files of root's: both checks are then real
+    const asRoot = process.getuid?.() === 0;
+    const uid = asRoot ? 65534 : process.getuid!();
+    let ui: TapRun | null = null;
+    try {
+      const m = machine(tmp.dir, '#!/bin/sh\nexit 0\n');
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+      const name = (pid: number, c: string): string => `mcp-tap-ui-${pid}-${c.repeat(24)}.html`;
+      // pid 1 runs; it is another user's whenever the ui's user is not the one that runs it
+      const othersRunning = name(1, 'a');
+      const stale = name(gone, 'c');
+      for (const f of [othersRunning, stale]) writeFileSync(join(m.downloads, f), 'x', { mode: 0o600 });
+      if (asRoot) {
+        const chownAll = (p: string): void => {
+          chownSync(p, uid, uid);
+          if (lstatSync(p).isDirectory()) for (const e of readdirSync(p)) chownAll(join(p, e));
+        };
+        chownAll(tmp.dir);
+      }
+      // root's file in a directory nobody may remove it from: only the owner check keeps it
+      const roots = name(gone, 'b');
+      if (asRoot) writeFileSync(join(m.downloads, roots), 'x', { mode: 0o600 });
+
+      ui = runTap(['ui', '--dir', m.logs], { env: m.env, ...(asRoot ? { uid } : {}) });
+      const run = ui;
+      await waitFor(() => /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(run.stdout().toString()), 15_000, `the URL on stdout; stderr: ${run.stderr()}`);
+      const left = readdirSync(m.downloads);
+      // the sweep ran: the stale file of the ui's own user went
+      expect(left).not.toContain(stale);
+      if (ownerOf(1) !== uid) expect(left).toContain(othersRunning);
+      if (asRoot) expect(left).toContain(roots);
+      run.child.kill('SIGTERM');
+      expect((await run.exited()).code, run.stderr()).toBe(0);
+    } finally {
+      ui?.kill();
+      await ui?.exited().catch(() => {});
+      tmp.cleanup();
+    }
+  });
 });

@@ -31,6 +31,8 @@ export interface RunTapOptions {
   cwd?: string;
   /** Collect stdout (default true); false leaves the stream to the caller. */
   collect?: boolean;
+  /** Run as this user (and its group of the same number); only root may. */
+  uid?: number;
 }
 
 /** Starts `node bin/mcp-tap.js ...args`. */
@@ -39,6 +41,7 @@ export function runTap(args: string[], opts: RunTapOptions = {}): TapRun {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
   });
   const stdoutChunks: Buffer[] = [];
   let stderr = '';
