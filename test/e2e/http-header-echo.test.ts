@@ -9,7 +9,9 @@
  * same for the spellings of a secret the headers do not show as such: a `Basic` credential's decoded
  * `user:password` and password, a secret query value of the MCP URL, an OAuth redirect's code in its
  * `Location` — each also percent-encoded. Secret header values too short to mask in bodies are still
- * masked in the header lists.
+ * masked in the header lists. And the order: a request whose URL and headers carry secrets never seen
+ * before, repeated by its own message, and a response whose own `Set-Cookie` or `Link` its own body
+ * (JSON, or an SSE event) repeats — each learned before the body it masks is written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -33,11 +35,16 @@ const BASIC = Buffer.from(BASIC_PAIR).toString('base64');
 /** A secret query value of the MCP URL the host uses, and the code of an OAuth redirect's Location. */
 const QUERY_KEY = 'qk-PLANTED/51e0+aa93';
 const CODE = 'AUTH-CODE/PLANTED+c0de77';
+/** Secrets a response's own headers carry (a cookie it sets, a signed link), repeated by its own body. */
+const SERVER_COOKIE = 'SRV-COOKIE-PLANTED-7e1f';
+const LINK_SIG = 'LINK-SIG-PLANTED-c9d4';
+/** Secrets first seen in the URL and headers of the very request whose own message repeats them. */
+const FRESH = { token: 'FRESH-TOKEN-PLANTED-2b8e', key: 'FRESH-KEY-PLANTED-6d0a', password: 'FRESH-PASSWORD-PLANTED-91f3' };
 /** A redirect's state: not a secret-named parameter, so a body that repeats it keeps it. */
 const STATE = 'state-value-1234';
 /** Secret header values under 8 characters: masked in the header lists, not in bodies. */
 const SHORT = { key: 'k~7!', cookie: 'Q~x9', sid: 'Z~1', basic: 'u:~!' };
-const PLANTED = [TOKEN, KEY, COOKIE, BASIC, BASIC_PAIR, BASIC_PASSWORD, QUERY_KEY, CODE];
+const PLANTED = [TOKEN, KEY, COOKIE, BASIC, BASIC_PAIR, BASIC_PASSWORD, QUERY_KEY, CODE, SERVER_COOKIE, LINK_SIG, ...Object.values(FRESH)];
 const KEY_MARK = '[REDACTED:header:x-api-key]';
 const AUTH_MARK = '[REDACTED:authorization]';
 
@@ -90,7 +97,7 @@ const cli = (args: string[]): Promise<{ code: number; stdout: string; stderr: st
 const textOf = (r: unknown): string => ((r as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 beforeAll(async () => {
-  const child = spawn(process.execPath, [fixture('echo-headers-http.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ECHO_AUTH_CODE: CODE } });
+  const child = spawn(process.execPath, [fixture('echo-headers-http.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ECHO_AUTH_CODE: CODE, ECHO_SERVER_COOKIE: SERVER_COOKIE, ECHO_LINK_SIG: LINK_SIG } });
   upstream = child;
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
@@ -110,6 +117,7 @@ beforeAll(async () => {
   results['echo'] = textOf(await client.callTool({ name: 'echo', arguments: { text: `my key is ${KEY}, my token ${TOKEN}` } }));
   results['whoami'] = textOf(await client.callTool({ name: 'whoami', arguments: {} }));
   results['whoami-sse'] = textOf(await client.callTool({ name: 'whoami-sse', arguments: {} }));
+  for (const tool of ['cookie-back', 'link-back-sse']) results[tool] = textOf(await client.callTool({ name: tool, arguments: {} }));
   await client.callTool({ name: 'fail', arguments: {} }).catch((e: unknown) => (failMessage = e instanceof Error ? e.message : String(e)));
   await transport.terminateSession();
   await client.close();
@@ -132,8 +140,17 @@ beforeAll(async () => {
   const third = new Client({ name: 'header-echo-basic', version: '1.0.0' });
   await third.connect(basic);
   for (const tool of ['whoami-basic', 'whoami-query', 'recall-code']) results[tool] = textOf(await third.callTool({ name: tool, arguments: {} }));
+  // the client repeats the URL's key and its password in its own message
+  results['echo-basic'] = textOf(await third.callTool({ name: 'echo', arguments: { text: `key ${QUERY_KEY} password ${BASIC_PASSWORD}` } }));
   await basic.terminateSession();
   await third.close();
+
+  // one request whose URL and headers carry secrets never seen before, and whose own message repeats them
+  const fresh = new URL(url);
+  fresh.searchParams.set('access_token', FRESH.token);
+  const freshCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: `fresh ${FRESH.token} ${FRESH.key} ${FRESH.password}` } } };
+  const freshHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': FRESH.key, authorization: `Basic ${Buffer.from(`bob:${FRESH.password}`).toString('base64')}` };
+  results['fresh'] = textOf(((await (await fetch(fresh, { method: 'POST', headers: freshHeaders, body: JSON.stringify(freshCall) })).json()) as { result: unknown }).result);
 
   // a host whose secret header values are all short (a cookie without a name among them)
   const shortHeaders = { Authorization: `Basic ${Buffer.from(SHORT.basic).toString('base64')}`, 'X-Api-Key': SHORT.key, Cookie: `${SHORT.cookie}; sid=${SHORT.sid}` };
@@ -187,6 +204,9 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
     ]);
     expect(lines('whoami-query')).toEqual([`sent: ${pct(QUERY_KEY)}`, ...spelledLines('api_key', QUERY_KEY, pct(QUERY_KEY))]);
     expect(lines('recall-code')).toEqual([...spelledLines('code', CODE, pct(CODE)), `state: ${STATE}`]);
+    expect(results['fresh']).toBe(`fresh ${FRESH.token} ${FRESH.key} ${FRESH.password}`);
+    expect(results['echo-basic']).toBe(`key ${QUERY_KEY} password ${BASIC_PASSWORD}`);
+    expect([results['cookie-back'], results['link-back-sse']]).toEqual([`cookie: ${SERVER_COOKIE}`, `sig: ${LINK_SIG}`]);
     expect(results['location']).toBe(`http://127.0.0.1:9/cb?code=${encodeURIComponent(CODE)}&state=${STATE}`);
   });
 
@@ -234,6 +254,14 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
     expect(shown('whoami-query')).toEqual([`sent: ${queryMark}`, ...spelledLines('api_key', queryMark)]);
     // the state is not a secret-named parameter: a body that repeats it keeps it
     expect(shown('recall-code')).toEqual([...spelledLines('code', '[REDACTED:query:code]'), `state: ${STATE}`]);
+    // the client's own message, written after its URL and headers were seen
+    const echo = recs.filter((r) => r.kind === 'request' && (r.msg as { params?: { name?: string } }).params?.name === 'echo').map((r) => JSON.stringify(r.msg));
+    expect(echo.find((m) => m.includes('password'))).toContain(`key [REDACTED:query:api_key] password ${AUTH_MARK}`);
+    // secrets first seen in the URL and headers of the request whose own message repeats them
+    expect(echo.find((m) => m.includes('fresh'))).toContain(`fresh [REDACTED:query:access_token] [REDACTED:header:x-api-key] ${AUTH_MARK}`);
+    // a response's own header secrets, learned at its head, before its body (JSON, and an SSE event)
+    expect(shown('cookie-back')).toEqual(['cookie: [REDACTED:cookie]']);
+    expect(shown('link-back-sse')).toEqual(['sig: [REDACTED:query:sig]']);
     // the URL and the header fields themselves: every query value masked, whatever its name
     const exchanges = recs.filter((r) => r.event === 'exchange') as Array<Rec & { query?: string; request: { headers: Array<[string, string]> }; response?: { headers: Array<[string, string]> } }>;
     const location = exchanges.flatMap((x) => x.response?.headers ?? []).find(([n]) => n.toLowerCase() === 'location');
@@ -246,8 +274,8 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
     const text = readFileSync(log, 'utf8');
     const exchanges = readRecords(log).filter((r) => r.event === 'exchange') as Array<Rec & { request: { headers: Array<[string, string]> } }>;
     const of = (h: Array<[string, string]>, name: string) => h.find(([n]) => n.toLowerCase() === name)?.[1];
-    // the short host's requests: the only ones with both a Basic credential and an X-Api-Key
-    const shortSent = exchanges.map((x) => x.request.headers).filter((h) => of(h, 'x-api-key') !== undefined && (of(h, 'authorization') ?? '').startsWith('Basic'));
+    // the short host's requests: the only ones with a Basic credential, an X-Api-Key and a cookie
+    const shortSent = exchanges.map((x) => x.request.headers).filter((h) => of(h, 'x-api-key') !== undefined && of(h, 'cookie') !== undefined && (of(h, 'authorization') ?? '').startsWith('Basic'));
     expect(shortSent.length).toBeGreaterThanOrEqual(3); // initialize, tools/list, DELETE
     for (const h of shortSent) {
       // a cookie without a name is all value
