@@ -9,15 +9,18 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * `user:password` and the password of a Basic credential; with an empty password the user instead (an
- * API key sent as the user name). None when the credential does not decode to UTF-8 text with a colon.
+ * API key sent as the user name). Decoded as UTF-8, or as Latin-1 when it is not UTF-8 (RFC 7617 leaves
+ * the charset open: Python's requests, among others, sends Latin-1). None when the credential is not
+ * base64 of text with a colon.
  */
 export function basicSecrets(credential: string): string[] {
   if (!BASE64.test(credential)) return [];
+  const bytes = Buffer.from(credential, 'base64');
   let text: string;
   try {
-    text = UTF8.decode(Buffer.from(credential, 'base64'));
+    text = UTF8.decode(bytes);
   } catch {
-    return [];
+    text = bytes.toString('latin1');
   }
   const colon = text.indexOf(':');
   if (colon < 0) return [];

@@ -15,7 +15,6 @@ import { decoderOrNote, header, type ExchangeState, type ObservedExchange, type 
 import type { ResponseWatch } from './forward.js';
 import type { HttpFacts, HttpTap } from './http-tap.js';
 import { headerSecrets, maskSessionId, parseChallenge } from './mask.js';
-import { querySecrets } from './query-secrets.js';
 import { watchResponse } from './response-tap.js';
 
 export type { TapContext } from './exchange-state.js';
@@ -32,7 +31,7 @@ export function observeExchange(req: IncomingMessage, ctx: TapContext): Observed
   const path = q < 0 ? url : url.slice(0, q);
   const method = req.method ?? 'GET';
   const sid = header(req, 'mcp-session-id');
-  ctx.learn?.([...headerSecrets(req.rawHeaders), ...querySecrets(url)]);
+  ctx.learn?.(headerSecrets(req.rawHeaders, url));
   const xlog = new ExchangeLog(ctx.nextExchange(), ctx.run.clock(), url, `HTTP/${req.httpVersion}`, req.rawHeaders, ctx.open?.done);
   ctx.open?.add(xlog);
   const legacy = ctx.router.forEndpoint(url);

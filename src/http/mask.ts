@@ -126,21 +126,41 @@ export function maskHeaders(raw: readonly string[]): Array<[string, string]> {
   return out;
 }
 
-/** The URLs a URL header holds: `Link` lists them in `<…>`, the others are one. */
+/** The URLs a URL header holds: `Link` lists them in `<…>` (no `<` inside: one pass, whatever the value), the others are one. */
 function urlsOf(value: string): string[] {
-  const linked = [...value.matchAll(/<([^>]*)>/g)].map((m) => m[1]!);
+  const linked = [...value.matchAll(/<([^<>]*)>/g)].map((m) => m[1]!);
   return linked.length > 0 ? linked : [value];
 }
 
+/** `[scheme, credential]` of an Authorization value; no scheme and its trimmed self when it has none. Linear. */
+function credentialOf(value: string): [string | null, string] {
+  const v = value.trim();
+  const m = /^([A-Za-z][A-Za-z0-9._~+/-]*)\s+(\S.*)$/.exec(v);
+  return m !== null ? [m[1]!, m[2]!] : [null, v];
+}
+
 /**
- * The secret values of a request or response's headers, so the log can mask them wherever else they
- * appear (a body that echoes one): the credential of Authorization (without its scheme; a Basic one also
- * decoded, basic-auth.ts), each cookie's value, the session id, the whole value of every other
- * secret-named header (X-Api-Key, X-Auth-Token…), and the secret query values of URL headers
- * (query-secrets.ts); each also percent-encoded. The masker leaves out values too short to mask safely
- * (env-mask.ts).
+ * The spellings of secret query values one request or response head adds at most (its URL and its URL
+ * headers together): a `Link` of hundreds of signed URLs would otherwise push every credential out of
+ * the bounded set the log masks (env-mask.ts), and cost a relearn each.
  */
-export function headerSecrets(raw: readonly string[]): Array<{ value: string; marker: string }> {
+export const MAX_URL_SECRETS = 16;
+
+/**
+ * The secret values of a request or response's head, so the log can mask them wherever else they appear
+ * (a body that echoes one): the credential of Authorization (without its scheme; a Basic one also
+ * decoded, basic-auth.ts), each cookie's value (also without its quotes), the session id, the whole
+ * value of every other secret-named header (X-Api-Key, X-Auth-Token…), each also as a URL spells it;
+ * and the secret query values of `url` (a request's) and the URL headers (query-secrets.ts), at most
+ * MAX_URL_SECRETS of them, first: the head's other secrets are then the most recently seen. The masker
+ * leaves out values too short to mask safely (env-mask.ts).
+ */
+export function headerSecrets(raw: readonly string[], url?: string): Array<{ value: string; marker: string }> {
+  const fromUrls: Array<{ value: string; marker: string }> = [];
+  const takeUrl = (u: string): void => {
+    if (fromUrls.length < MAX_URL_SECRETS) fromUrls.push(...querySecrets(u).slice(0, MAX_URL_SECRETS - fromUrls.length));
+  };
+  if (url !== undefined) takeUrl(url);
   const out: Array<{ value: string; marker: string }> = [];
   const add = (value: string, marker: string): void => {
     if (value !== '') for (const s of urlSpellings(value)) out.push({ value: s, marker });
@@ -150,18 +170,22 @@ export function headerSecrets(raw: readonly string[]): Array<{ value: string; ma
     const v = raw[i + 1]!;
     const kind = headerKind(n);
     if (kind === 'credentials') {
-      const m = /^\s*([A-Za-z][A-Za-z0-9._~+/-]*)\s+(\S.*?)\s*$/.exec(v);
-      const credential = m !== null ? m[2]! : v.trim();
+      const [scheme, credential] = credentialOf(v);
       add(credential, AUTH_MARK);
-      if (m !== null && m[1]!.toLowerCase() === 'basic') for (const s of basicSecrets(credential)) add(s, AUTH_MARK);
+      if (scheme !== null && scheme.toLowerCase() === 'basic') for (const s of basicSecrets(credential)) add(s, AUTH_MARK);
     } else if (kind === 'cookie' || kind === 'set-cookie') {
       const parts = kind === 'cookie' ? v.split(';') : [v.split(';')[0]!];
-      for (const p of parts) add(p.slice(p.indexOf('=') + 1).trim(), COOKIE_MARK);
+      for (const p of parts) {
+        const value = p.slice(p.indexOf('=') + 1).trim();
+        add(value, COOKIE_MARK);
+        // a quoted cookie value (RFC 6265 allows one) reads without its quotes once parsed
+        if (value.length > 2 && value.startsWith('"') && value.endsWith('"')) add(value.slice(1, -1), COOKIE_MARK);
+      }
     } else if (kind === 'session-id') add(v, maskSessionId(v));
     else if (kind === 'secret') add(v.trim(), headerMarker(n));
-    else if (kind === 'url') for (const u of urlsOf(v)) out.push(...querySecrets(u));
+    else if (kind === 'url') for (const u of urlsOf(v)) takeUrl(u);
   }
-  return out;
+  return [...fromUrls, ...out];
 }
 
 /** A parsed `WWW-Authenticate` challenge: the scheme and the parameters RFC 9728 and RFC 6750 define. */

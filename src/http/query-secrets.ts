@@ -35,8 +35,9 @@ function percentDecoded(text: string): string | null {
 }
 
 /**
- * A secret as a URL may spell it too: itself and percent-encoded (a token a server puts in a link). A
- * value with a lone surrogate has no percent-encoding: itself only.
+ * A secret as a URL may spell it too: itself, percent-encoded (a token a server puts in a link) and
+ * form-encoded as URLSearchParams writes it (a space as `+`; `!'()~` encoded too), each when it differs.
+ * A value with a lone surrogate has no percent-encoding: itself only.
  */
 export function urlSpellings(value: string): string[] {
   let encoded: string;
@@ -45,7 +46,8 @@ export function urlSpellings(value: string): string[] {
   } catch {
     return [value];
   }
-  return encoded === value ? [value] : [value, encoded];
+  const form = encoded.replace(/%20/g, '+').replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return [...new Set([value, encoded, form])];
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * HTTP mode, the spellings of a secret the headers do not show as such: a Basic credential decoded, a
- * secret-named query value (a redirect's code, an API key in the URL), each also percent-encoded; and
- * the header lists, which mask a secret header's value whatever its length.
+ * secret-named query value (a redirect's code, an API key in the URL), each also percent- and
+ * form-encoded; a Latin-1 Basic credential, a quoted cookie; a head full of signed URLs, which adds a
+ * bounded number of them (in one pass) and leaves the credentials masked; and the header lists, which
+ * mask a secret header's value whatever its length.
  */
 import { describe, expect, it } from 'vitest';
 import { basicSecrets } from '../../src/http/basic-auth.js';
-import { headerSecrets, maskHeaders } from '../../src/http/mask.js';
+import { headerSecrets, maskHeaders, MAX_URL_SECRETS } from '../../src/http/mask.js';
 import { looksSecretParam, queryMarker, querySecrets, urlSpellings } from '../../src/http/query-secrets.js';
 import { EnvMasker } from '../../src/log/env-mask.js';
 
@@ -27,8 +29,30 @@ describe('a Basic credential', () => {
     expect(basicSecrets(b64('élodie:mot-de-passe-é'))).toEqual(['élodie:mot-de-passe-é', 'mot-de-passe-é']);
   });
 
-  it('is no secret text when it is not base64 of UTF-8 text with a colon', () => {
-    for (const c of ['not base64!', b64('no-colon-here'), Buffer.from([0x61, 0x3a, 0xff, 0xfe, 0xfd]).toString('base64'), '']) expect(basicSecrets(c)).toEqual([]);
+  it('is no secret text when it is not base64 of text with a colon', () => {
+    for (const c of ['not base64!', b64('no-colon-here'), Buffer.from([0x61, 0xff, 0xfe, 0xfd]).toString('base64'), '']) expect(basicSecrets(c)).toEqual([]);
+  });
+
+  it('not UTF-8 is read as Latin-1, as clients that send Latin-1 (Python requests) mean it', () => {
+    const latin1 = Buffer.from('jürgen:pässwort-1ß', 'latin1').toString('base64');
+    expect(basicSecrets(latin1)).toEqual(['jürgen:pässwort-1ß', 'pässwort-1ß']);
+    const masker = learned(headerSecrets(['Authorization', `Basic ${latin1}`]));
+    expect(masker.maskLine(body('hello jürgen, your password is pässwort-1ß'))).toBe(body(`hello jürgen, your password is ${AUTH}`));
+  });
+
+  it('is decoded whatever the case of its scheme (`basic`, `BASIC`)', () => {
+    for (const scheme of ['basic', 'BASIC', 'bAsIc']) {
+      const masker = learned(headerSecrets(['Authorization', `${scheme} ${b64('alice:pw-PLANTED-case')}`]));
+      expect(masker.maskLine(body('pw-PLANTED-case')), scheme).toBe(body(AUTH));
+    }
+  });
+
+  it('of a password with spaces and `~` is masked form-encoded too (a space as +, as URLSearchParams writes it)', () => {
+    const password = 'correct horse~battery';
+    const masker = learned(headerSecrets(['Authorization', `Basic ${b64(`alice:${password}`)}`]));
+    const form = new URLSearchParams({ p: password }).toString().slice(2);
+    expect(form).toBe('correct+horse%7Ebattery');
+    expect(masker.maskLine(body(`${password} ${encodeURIComponent(password)} ${form}`))).toBe(body(`${AUTH} ${AUTH} ${AUTH}`));
   });
 
   it('is masked wherever a body repeats it: the credential, the pair, the password, each percent-encoded', () => {
@@ -93,6 +117,40 @@ describe('secret query values', () => {
     expect(urlSpellings('lone\ud800')).toEqual(['lone\ud800']);
     const masker = learned(headerSecrets(['X-Api-Key', 'key/PLANTED+01', 'Cookie', 'sid=cookie/PLANTED+02']));
     expect(masker.maskLine(body('key%2FPLANTED%2B01 cookie%2FPLANTED%2B02'))).toBe(body('[REDACTED:header:x-api-key] [REDACTED:cookie]'));
+  });
+});
+
+describe('a quoted cookie value', () => {
+  it('is masked with and without its quotes', () => {
+    const masker = learned(headerSecrets(['Cookie', 'sid="quoted-PLANTED-77"', 'Set-Cookie', 'srv="server-PLANTED-88"; Path=/']));
+    expect(masker.maskLine(body('quoted-PLANTED-77 server-PLANTED-88'))).toBe(body('[REDACTED:cookie] [REDACTED:cookie]'));
+  });
+});
+
+describe('a head full of URLs', () => {
+  /** A Link of `n` signed URLs, each a distinct sig. */
+  const signedLinks = (n: number): string => Array.from({ length: n }, (_, i) => `<https://cdn.example/f${i}?sig=SIG-${String(i).padStart(8, '0')}>; rel="item"`).join(', ');
+
+  it('adds at most MAX_URL_SECRETS query values, before its other secrets', () => {
+    const secrets = headerSecrets(['Link', signedLinks(100), 'Set-Cookie', 'srv=cookie-PLANTED-99'], '/mcp?api_key=url-key-PLANTED-1');
+    expect(secrets.map((x) => x.value)).toEqual(['url-key-PLANTED-1', ...Array.from({ length: MAX_URL_SECRETS - 1 }, (_, i) => `SIG-${String(i).padStart(8, '0')}`), 'cookie-PLANTED-99']);
+  });
+
+  it("does not push the credential of the request it answers out of what the log masks", () => {
+    const masker = learned(headerSecrets(['Authorization', 'Bearer bearer-PLANTED-0a1b'], '/mcp'));
+    // the response's head: a Link of hundreds of signed URLs; then its body repeats the request's token
+    for (let round = 0; round < 3; round++) for (const s of headerSecrets(['Link', signedLinks(300)])) masker.learn(s.value, s.marker);
+    expect(masker.maskLine(body('you sent bearer-PLANTED-0a1b'))).toBe(body(`you sent ${AUTH}`));
+  });
+
+  it('is read in one pass: a 64 KB Authorization or Link value costs no more than a few milliseconds', () => {
+    const big = 64 * 1024;
+    // an Authorization with a long run of spaces before its end, a Link of `<` without `>`
+    for (const raw of [['Authorization', `Bearer x${' '.repeat(big)}y`], ['Proxy-Authorization', `${'a'.repeat(big)} b`], ['Link', '<'.repeat(big)], ['Link', `<${'x'.repeat(big)}`]]) {
+      const t = performance.now();
+      headerSecrets(raw);
+      expect(performance.now() - t, raw[0]).toBeLessThan(500);
+    }
   });
 });
 
