@@ -11,7 +11,9 @@
  * `Location` — each also percent-encoded. Secret header values too short to mask in bodies are still
  * masked in the header lists. And the order: a request whose URL and headers carry secrets never seen
  * before, repeated by its own message, and a response whose own `Set-Cookie` or `Link` its own body
- * (JSON, or an SSE event) repeats — each learned before the body it masks is written.
+ * (JSON, or an SSE event) repeats — each learned before the body it masks is written; and a response
+ * whose `Link` of 200 signed URLs does not push out the token of the request it answers, which its body
+ * repeats.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -117,7 +119,7 @@ beforeAll(async () => {
   results['echo'] = textOf(await client.callTool({ name: 'echo', arguments: { text: `my key is ${KEY}, my token ${TOKEN}` } }));
   results['whoami'] = textOf(await client.callTool({ name: 'whoami', arguments: {} }));
   results['whoami-sse'] = textOf(await client.callTool({ name: 'whoami-sse', arguments: {} }));
-  for (const tool of ['cookie-back', 'link-back-sse']) results[tool] = textOf(await client.callTool({ name: tool, arguments: {} }));
+  for (const tool of ['cookie-back', 'link-back-sse', 'link-flood']) results[tool] = textOf(await client.callTool({ name: tool, arguments: {} }));
   await client.callTool({ name: 'fail', arguments: {} }).catch((e: unknown) => (failMessage = e instanceof Error ? e.message : String(e)));
   await transport.terminateSession();
   await client.close();
@@ -206,7 +208,7 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
     expect(lines('recall-code')).toEqual([...spelledLines('code', CODE, pct(CODE)), `state: ${STATE}`]);
     expect(results['fresh']).toBe(`fresh ${FRESH.token} ${FRESH.key} ${FRESH.password}`);
     expect(results['echo-basic']).toBe(`key ${QUERY_KEY} password ${BASIC_PASSWORD}`);
-    expect([results['cookie-back'], results['link-back-sse']]).toEqual([`cookie: ${SERVER_COOKIE}`, `sig: ${LINK_SIG}`]);
+    expect([results['cookie-back'], results['link-back-sse'], results['link-flood']]).toEqual([`cookie: ${SERVER_COOKIE}`, `sig: ${LINK_SIG}`, `token: ${TOKEN}`]);
     expect(results['location']).toBe(`http://127.0.0.1:9/cb?code=${encodeURIComponent(CODE)}&state=${STATE}`);
   });
 
@@ -262,6 +264,8 @@ describe('mcp-tap http: secret header values echoed in bodies', () => {
     // a response's own header secrets, learned at its head, before its body (JSON, and an SSE event)
     expect(shown('cookie-back')).toEqual(['cookie: [REDACTED:cookie]']);
     expect(shown('link-back-sse')).toEqual(['sig: [REDACTED:query:sig]']);
+    // a response whose Link of 200 signed URLs comes before a body repeating the request's token
+    expect(shown('link-flood')).toEqual([`token: ${AUTH_MARK}`]);
     // the URL and the header fields themselves: every query value masked, whatever its name
     const exchanges = recs.filter((r) => r.event === 'exchange') as Array<Rec & { query?: string; request: { headers: Array<[string, string]> }; response?: { headers: Array<[string, string]> } }>;
     const location = exchanges.flatMap((x) => x.response?.headers ?? []).find(([n]) => n.toLowerCase() === 'location');
