@@ -168,6 +168,8 @@ export interface OpenOptions {
   warn: (message: string) => void;
   /** The machine, for where the launch file goes and which opener starts it (default: this one). */
   host?: LaunchHost;
+  /** Writes the launch file (default writeLaunchFile); tests hold it back. */
+  write?: (url: string, where: { kind: LaunchKind; dir: string }) => Promise<LaunchFile>;
 }
 
 /**
@@ -180,7 +182,7 @@ export async function openBrowser(url: string, opts: OpenOptions): Promise<Launc
   const host = opts.host ?? realLaunchHost();
   let launch: LaunchFile;
   try {
-    launch = await writeLaunchFile(url, launchDir(host));
+    launch = await (opts.write ?? writeLaunchFile)(url, launchDir(host));
   } catch (err) {
     opts.warn(`could not write the page that opens the browser (${(err as Error).message}); open the URL yourself`);
     return null;

@@ -8,7 +8,7 @@ import type { RedactOptions } from '../transcript/redact.js';
 import { makeUiHandler } from './handler.js';
 import { LogWatch } from './log-watch.js';
 import { realSweepEdges, sweepLaunchFiles, thisProcess, type SweepEdges } from './launch-sweep.js';
-import { execaOpener, launchDir, openBrowser, realLaunchHost, type LaunchFile, type LaunchHost, type Opener } from './open-browser.js';
+import { execaOpener, launchDir, openBrowser, realLaunchHost, type LaunchFile, type LaunchHost, type OpenOptions, type Opener } from './open-browser.js';
 import { livePage } from './page-html.js';
 import { serveLoopback } from './serve.js';
 
@@ -35,6 +35,8 @@ export interface UiIo {
   launchHost?: LaunchHost;
   /** What the start-up sweep of launch files left behind does to the machine (default: this one's). */
   sweep?: SweepEdges;
+  /** Writes --open's launch file (default: writeLaunchFile); tests hold it back. */
+  writeLaunch?: OpenOptions['write'];
 }
 
 /** Serves the UI until `io.signal` aborts. */
@@ -63,7 +65,7 @@ export async function runUi(opts: UiRunOptions, io: UiIo): Promise<void> {
     // the URL on stdout is the user's own terminal; the browser gets it through a 0600 file, never on a command line
     if (opts.open) {
       launched = false; // a load before the file was written is not its
-      launch = await openBrowser(url, { opener: io.opener ?? execaOpener, warn: io.warn, host });
+      launch = await openBrowser(url, { opener: io.opener ?? execaOpener, warn: io.warn, host, write: io.writeLaunch });
       if (launched) await launch?.remove();
     }
     await new Promise<void>((resolve) => {

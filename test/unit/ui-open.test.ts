@@ -20,8 +20,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeUiHandler, type WatchView } from '../../src/ui/handler.js';
 import { launchFileName } from '../../src/ui/launch-name.js';
-import { launchDir, launchPage, openBrowser, openCommand, realLaunchHost, xdgDownloadDir, type LaunchHost, type Opener } from '../../src/ui/open-browser.js';
-import { runUi } from '../../src/ui/run-ui.js';
+import { launchDir, launchPage, openBrowser, openCommand, realLaunchHost, writeLaunchFile, xdgDownloadDir, type LaunchHost, type Opener } from '../../src/ui/open-browser.js';
+import { runUi, type UiIo } from '../../src/ui/run-ui.js';
 import { tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -214,7 +214,7 @@ function launchLoad(url: string): Promise<number> {
 
 describe('runUi --open', () => {
   /** Runs the UI with --open on a fake Linux machine with ~/Downloads; hands back what it said and the launch file. */
-  async function start(): Promise<{ ac: AbortController; run: Promise<void>; url: string; token: string; path: string; warned: string[]; host: ReturnType<typeof fakeMachine> }> {
+  async function start(writeLaunch?: UiIo['writeLaunch']): Promise<{ ac: AbortController; run: Promise<void>; url: string; token: string; path: string; warned: string[]; host: ReturnType<typeof fakeMachine> }> {
     const host = fakeMachine(tmp.dir, 'linux', true);
     const logs = join(tmp.dir, 'logs');
     mkdirSync(logs);
@@ -224,7 +224,7 @@ describe('runUi --open', () => {
     const ac = new AbortController();
     const run = runUi(
       { dir: logs, files: [], port: 0, open: true, redact: {}, version: '0.0.0-test', script: '' },
-      { say: (l) => said.push(l), warn: (m) => warned.push(m), signal: ac.signal, opener, launchHost: host },
+      { say: (l) => said.push(l), warn: (m) => warned.push(m), signal: ac.signal, opener, launchHost: host, writeLaunch },
     );
     await waitFor(() => calls.length === 1, 10_000, 'the opener to be called');
     const token = new URL(said[0]!).searchParams.get('token')!;
@@ -256,6 +256,21 @@ describe('runUi --open', () => {
     const ui = await start();
     try {
       expect(await launchLoad(ui.url)).toBe(200);
+      await waitFor(() => !existsSync(ui.path), 5000, 'the launch file to go');
+      expect(readdirSync(ui.host.downloads)).toEqual([]);
+    } finally {
+      ui.ac.abort();
+      await ui.run;
+    }
+  });
+
+  it('removes the launch file when the page loaded while it was being written', async () => {
+    // the page loads (by the printed URL) after --open began and before its file is there
+    const ui = await start(async (url, where) => {
+      expect(await new Promise<number>((resolve, reject) => request(url, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject).end())).toBe(303);
+      return writeLaunchFile(url, where);
+    });
+    try {
       await waitFor(() => !existsSync(ui.path), 5000, 'the launch file to go');
       expect(readdirSync(ui.host.downloads)).toEqual([]);
     } finally {
