@@ -4,17 +4,19 @@
  * in the download directory a regular file, in the temp dir a directory holding nothing but open.html.
  * Everything else stays: other names (the naming before pids too), symlinks, other users' entries, a
  * running writer's, the sweeper's own, a directory with more in it. In memory, then on the real file
- * system with a pid that is gone (a child that exited) and one that runs.
+ * system with a pid that is gone (a child that exited, or one that exited unreaped: a zombie) and one
+ * that runs.
  * The real CLI killed with SIGKILL and started again is in test/e2e/ui-open.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LAUNCH_PAGE, launchDirPrefix, launchFileName, launchOwner } from '../../src/ui/launch-name.js';
 import { realSweepEdges, sweepLaunchFiles, type EntryInfo, type SweepEdges } from '../../src/ui/launch-sweep.js';
 import { writeLaunchFile } from '../../src/ui/open-browser.js';
 import { tempDir } from '../helpers/paths.js';
+import { waitFor } from '../helpers/wait.js';
 
 const HEX = '0123456789abcdef01234567';
 const ME = { pid: 100, uid: 1000 };
@@ -123,6 +125,24 @@ describe('the sweep, on this machine', () => {
 
   /** The pid of a child that has exited (and been reaped). */
   const gonePid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+  it.skipIf(process.platform !== 'linux')('takes a writer that exited but was not reaped yet (a zombie) for gone', async () => {
+    // a child that exits a second later, once its shell has become `sleep`, which never reaps it
+    const parent = spawn('/bin/sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      let out = '';
+      parent.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      const zombie = Number(await waitFor(() => /^(\d+)\n/.exec(out)?.[1], 5000, 'the background pid'));
+      await waitFor(() => / Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8').replace(/^.*\)/, ')')), 5000, `${zombie} to be a zombie`);
+      const dl = join(tmp.dir, 'Downloads');
+      mkdirSync(dl);
+      const stale = await writeLaunchFile('http://127.0.0.1:1/?token=z', { kind: 'downloads', dir: dl }, zombie);
+      expect(realSweepEdges().alive(zombie)).toBe(false);
+      expect(sweepLaunchFiles({ kind: 'downloads', dir: dl }, realSweepEdges(), { pid: process.pid, uid: process.getuid?.() })).toEqual([stale.path]);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
 
   it.skipIf(process.platform === 'win32')('removes the launch files of a writer that exited, in both places, and keeps a running one\'s, a symlink and what it points to', async () => {
     const gone = gonePid();
