@@ -8,8 +8,13 @@
 /** Parameter names whose values are secrets: whole words, name endings, and parts of longer names. */
 const SECRET_PARAM = /^(?:code|key|sig|pass|pwd|auth|authorization|jwt)$|[_-](?:code|key|jwt)$|token|secret|passw|api-?key|apikey|signature|credential|private|session|assertion/;
 
-/** Names that look secret but say what kind a secret is (`token_type`, `token_type_hint`). */
-const PLAIN_PARAM = /_type$|_hint$/;
+/**
+ * Names that look secret but say what kind or how (`token_type`, `token_type_hint`,
+ * `oauth_signature_method`, `token_count`), or name keys and codes that are no secrets (`sort_key`,
+ * `public_key`, `country_code`): their values are ordinary words (`updated_at`, `HMAC-SHA256`) that
+ * masking would shred wherever a body repeats them.
+ */
+const PLAIN_PARAM = /(?:_type|_hint|_method|_mode|_count|_format)$|^(?:public|sort|partition|primary)[_-]?key$|^(?:country|zip|postal|currency|lang|language|region|status|error)[_-]code$/;
 
 /** True for a query parameter name that looks like it holds a secret (`code`, `access_token`, `sig`…). */
 export function looksSecretParam(name: string): boolean {

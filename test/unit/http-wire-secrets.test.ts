@@ -79,6 +79,17 @@ describe('secret query values', () => {
     for (const n of ['state', 'scope', 'redirect_uri', 'client_id', 'response_type', 'code_challenge', 'code_challenge_method', 'page', 'keyword', 'author', 'nonce', 'token_type', 'token_type_hint', 'subject_token_type']) expect(looksSecretParam(n), n).toBe(false);
   });
 
+  it('are not the values of names that say what kind or how, or of keys and codes that are no secrets', () => {
+    for (const n of ['oauth_signature_method', 'session_mode', 'token_count', 'token_format', 'sort_key', 'sortKey', 'public_key', 'partition-key', 'primary_key', 'country_code', 'zip_code', 'postal_code', 'currency_code', 'language_code', 'status_code', 'error_code']) {
+      expect(looksSecretParam(n), n).toBe(false);
+    }
+    // their sisters that hold secrets stay secret
+    for (const n of ['oauth_signature', 'session_id', 'private_key', 'secret_key', 'access_key', 'device_code', 'auth_code', 'user_code']) expect(looksSecretParam(n), n).toBe(true);
+    // a paginating Link's sort key, repeated by the body as a field name: kept
+    const masker = learned(headerSecrets(['Link', '<https://api.example/items?page=2&sort_key=updated_at&sig=LINK-SIGNATURE-2>; rel="next"']));
+    expect(masker.maskLine(body('sorted by updated_at, signed LINK-SIGNATURE-2'))).toBe(body('sorted by updated_at, signed [REDACTED:query:sig]'));
+  });
+
   it('are learned as sent, decoded (+ as a space too) and percent-encoded, with a marker naming the parameter', () => {
     expect(querySecrets('http://127.0.0.1:9/cb?code=AUTH%2FCODE%2B77&state=state-value-1234')).toEqual([
       { value: 'AUTH%2FCODE%2B77', marker: '[REDACTED:query:code]' },
