@@ -152,8 +152,9 @@ export const MAX_URL_SECRETS = 16;
  * decoded, basic-auth.ts), each cookie's value (also without its quotes), the session id, the whole
  * value of every other secret-named header (X-Api-Key, X-Auth-Token…), each also as a URL spells it;
  * and the secret query values of `url` (a request's) and the URL headers (query-secrets.ts), at most
- * MAX_URL_SECRETS of them, first: the head's other secrets are then the most recently seen. The masker
- * leaves out values too short to mask safely (env-mask.ts).
+ * MAX_URL_SECRETS of them. Those and the cookies come first: the credentials, session id and secret
+ * headers are then the most recently seen. The masker leaves out values too short to mask safely
+ * (env-mask.ts).
  */
 export function headerSecrets(raw: readonly string[], url?: string): Array<{ value: string; marker: string }> {
   const fromUrls: Array<{ value: string; marker: string }> = [];
@@ -161,9 +162,10 @@ export function headerSecrets(raw: readonly string[], url?: string): Array<{ val
     if (fromUrls.length < MAX_URL_SECRETS) fromUrls.push(...querySecrets(u).slice(0, MAX_URL_SECRETS - fromUrls.length));
   };
   if (url !== undefined) takeUrl(url);
+  const cookies: Array<{ value: string; marker: string }> = [];
   const out: Array<{ value: string; marker: string }> = [];
-  const add = (value: string, marker: string): void => {
-    if (value !== '') for (const s of urlSpellings(value)) out.push({ value: s, marker });
+  const add = (value: string, marker: string, into = out): void => {
+    if (value !== '') for (const s of urlSpellings(value)) into.push({ value: s, marker });
   };
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const n = raw[i]!.toLowerCase();
@@ -177,15 +179,17 @@ export function headerSecrets(raw: readonly string[], url?: string): Array<{ val
       const parts = kind === 'cookie' ? v.split(';') : [v.split(';')[0]!];
       for (const p of parts) {
         const value = p.slice(p.indexOf('=') + 1).trim();
-        add(value, COOKIE_MARK);
+        add(value, COOKIE_MARK, cookies);
         // a quoted cookie value (RFC 6265 allows one) reads without its quotes once parsed
-        if (value.length > 2 && value.startsWith('"') && value.endsWith('"')) add(value.slice(1, -1), COOKIE_MARK);
+        if (value.length > 2 && value.startsWith('"') && value.endsWith('"')) add(value.slice(1, -1), COOKIE_MARK, cookies);
       }
     } else if (kind === 'session-id') add(v, maskSessionId(v));
     else if (kind === 'secret') add(v.trim(), headerMarker(n));
     else if (kind === 'url') for (const u of urlsOf(v)) takeUrl(u);
   }
-  return [...fromUrls, ...out];
+  // the many first (URLs' query values, cookies), the credentials, session id and secret headers last:
+  // the most recently seen, they stay in the bounded set whatever else the head holds
+  return [...fromUrls, ...cookies, ...out];
 }
 
 /** A parsed `WWW-Authenticate` challenge: the scheme and the parameters RFC 9728 and RFC 6750 define. */

@@ -52,14 +52,15 @@ describe('header masks', () => {
   it('names the secret values it masked, with their markers, so a body that echoes one is masked too', () => {
     const raw = ['authorization', 'Bearer ABCDEFGH12345678', 'cookie', 'a=COOKIEVALUE1; b=COOKIEVALUE2', 'mcp-session-id', 'SESSION-0123456789', 'set-cookie', 'c=SETCOOKIEVAL; Path=/'];
     const secrets = headerSecrets(raw);
-    expect(secrets.map((s) => s.value)).toEqual(['ABCDEFGH12345678', 'COOKIEVALUE1', 'COOKIEVALUE2', 'SESSION-0123456789', 'SETCOOKIEVAL']);
+    // the cookies first, the credential and the session id last (the most recently seen)
+    expect(secrets.map((s) => s.value)).toEqual(['COOKIEVALUE1', 'COOKIEVALUE2', 'SETCOOKIEVAL', 'ABCDEFGH12345678', 'SESSION-0123456789']);
     const masker = new EnvMasker([]);
     expect(masker.active).toBe(false);
     for (const s of secrets) masker.learn(s.value, s.marker);
     masker.learn('short', '[x]'); // under 8 characters: never learned
     const lineIn = `${JSON.stringify({ msg: { text: 'token=ABCDEFGH12345678 session=SESSION-0123456789 short' } })}\n`;
     const out = masker.maskLine(lineIn);
-    expect(out).toBe(`${JSON.stringify({ msg: { text: `token=[REDACTED:authorization] session=${secrets[3]!.marker} short` } })}\n`);
+    expect(out).toBe(`${JSON.stringify({ msg: { text: `token=[REDACTED:authorization] session=${secrets[4]!.marker} short` } })}\n`);
   });
 
   it('learns a bounded number of wire secrets, forgetting the oldest first', () => {

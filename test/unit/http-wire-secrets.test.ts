@@ -147,6 +147,13 @@ describe('a head full of URLs', () => {
     expect(secrets.map((x) => x.value)).toEqual(['url-key-PLANTED-1', ...Array.from({ length: MAX_URL_SECRETS - 1 }, (_, i) => `SIG-${String(i).padStart(8, '0')}`), 'cookie-PLANTED-99']);
   });
 
+  it('of a hundred cookies does not push its own credential, session id or API key out of what the log masks', () => {
+    const cookies = Array.from({ length: 100 }, (_, i) => `c${i}=cookie-${String(i).padStart(8, '0')}`).join('; ');
+    const masker = learned(headerSecrets(['Authorization', 'Bearer bearer-PLANTED-3c4d', 'Mcp-Session-Id', 'session-PLANTED-5e6f', 'X-Api-Key', 'key-PLANTED-7a8b', 'Cookie', cookies]));
+    expect(masker.maskLine(body('bearer-PLANTED-3c4d key-PLANTED-7a8b cookie-00000099'))).toBe(body(`${AUTH} [REDACTED:header:x-api-key] [REDACTED:cookie]`));
+    expect(masker.maskLine(body('session-PLANTED-5e6f'))).not.toContain('session-PLANTED');
+  });
+
   it("does not push the credential of the request it answers out of what the log masks", () => {
     const masker = learned(headerSecrets(['Authorization', 'Bearer bearer-PLANTED-0a1b'], '/mcp'));
     // the response's head: a Link of hundreds of signed URLs; then its body repeats the request's token
@@ -182,7 +189,7 @@ describe('the header lists mask a secret header whatever its length', () => {
 
   it('a value under 8 characters is not masked where a body repeats it (ordinary words would be)', () => {
     const secrets = headerSecrets(['X-Api-Key', 'true', 'Cookie', 'yes-1234']);
-    expect(secrets.map((s) => s.value)).toEqual(['true', 'yes-1234']);
+    expect(secrets.map((s) => s.value)).toEqual(['yes-1234', 'true']);
     expect(learned(secrets).maskLine(body('true and yes-1234'))).toBe(body('true and [REDACTED:cookie]'));
   });
 });
