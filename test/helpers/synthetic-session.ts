@@ -4,20 +4,9 @@
  * the report's size and time are measured on (test/unit/report-size.test.ts, the browser test).
  */
 import type { LogRecord } from '../../src/log/record.js';
+import { rng } from './rng.js';
 
 const TOOLS = ['echo', 'get-sum', 'search-files', 'read-file', 'trigger-long-running-operation', 'get-weather', 'query-db'];
-
-/** Small deterministic PRNG (mulberry32), so every run measures the same session. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `messages` records (plus start/end events) of one session, in log order. */
 export function syntheticSession(messages: number, seed = 42): LogRecord[] {

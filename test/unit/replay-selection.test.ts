@@ -15,6 +15,7 @@ import { InputError } from '../../src/errors.js';
 import type { LogRecord } from '../../src/log/record.js';
 import { planReplay } from '../../src/replay/plan.js';
 import { buildSession, type RecMsg, type RecordedSession } from '../../src/replay/recorded.js';
+import { rng } from '../helpers/rng.js';
 
 const SESSION = 'sel-1';
 
@@ -84,18 +85,6 @@ class Recorder {
   session(): RecordedSession {
     return buildSession(this.records);
   }
-}
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A session where the client pipelines calls of tools a and b and the server interleaves its own messages. */
