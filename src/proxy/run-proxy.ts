@@ -8,6 +8,7 @@ import { constants as osConstants } from 'node:os';
 import { SIGNALS, startServer, type EarlyStart } from './early-start.js';
 import { pump } from './pump.js';
 import { Shutdown } from './shutdown.js';
+import { releaseOutput } from './spawn-server.js';
 import { startWatchdog } from './watchdog.js';
 import { stopTree, treeStopPlan, treeStopsSettled } from '../platform/process-tree.js';
 import { envSecrets } from '../log/env-secrets.js';
@@ -180,6 +181,7 @@ export async function runProxy(opts: ProxyOptions, io: ProxyIO, started?: EarlyS
       },
     });
     // server → host
+    releaseOutput(child);
     const fromServer = pump(child.stdout, io.stdout, {
       onChunk: (c) => (observer !== null ? observer.fromServer(c) : relayed(c.length)),
       onEnd: () => {

@@ -110,6 +110,15 @@ export interface StartedServer {
   end: ServerEnd;
 }
 
+/** The listener of the hold on the server's output: there only to be there (see spawnServer). */
+const hold = (): void => {};
+
+/** Ends spawnServer's hold on the server's stdout and stderr; called right before the pumps read them. */
+export function releaseOutput(child: ChildProcessWithoutNullStreams): void {
+  child.stdout.off('readable', hold);
+  child.stderr.off('readable', hold);
+}
+
 /**
  * Resolves once the process is running; rejects with a typed error when it cannot start. The process
  * comes wrapped: execa's subprocess is also a promise, which `await` would otherwise unwrap.
@@ -133,6 +142,11 @@ export function spawnServer(command: string, args: readonly string[]): Promise<S
     // are attached only once this promise has resolved.
     child.stdout.pause();
     child.stderr.pause();
+    // And hold: when the server exits, Node resumes each of its stdout/stderr that nothing listens to, which
+    // then drops what it reads; a server that writes and exits before the pumps exist would lose its output.
+    // A 'readable' listener counts as listening, and it consumes nothing (releaseOutput ends the hold).
+    child.stdout.on('readable', hold);
+    child.stderr.on('readable', hold);
     const end: ServerEnd = { exit: null, closed: false };
     child.once('exit', (code, signal) => (end.exit = { code, signal }));
     child.once('close', () => (end.closed = true));
