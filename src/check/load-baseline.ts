@@ -3,9 +3,10 @@
  * session of a log (`file#session`). Baseline files are recognised by their first key, so a log is
  * never read whole to find out.
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { describeFsError } from '../log/fs-error.js';
+import { openToRead } from '../log/open-to-read.js';
 import { escapeControl } from '../text/escape.js';
 import { buildBaseline, BASELINE_VERSION, type Baseline } from './baseline.js';
 import { BASELINE_BOUND } from './facts.js';
@@ -56,11 +57,12 @@ export function parseBaseline(value: unknown, path: string): Baseline {
 async function isBaselineFile(path: string): Promise<boolean> {
   let fh;
   try {
-    fh = await open(path, 'r');
+    fh = await openToRead(path);
   } catch {
     return false; // readFacts reports the missing file
   }
   try {
+    if (!(await fh.stat()).isFile()) return false; // nor a FIFO or device: readFacts says what it is
     const buf = Buffer.alloc(256);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return BASELINE_HEAD.test(buf.subarray(0, bytesRead).toString('utf8'));

@@ -2,7 +2,7 @@
  * The two ways `mcp-tap check` gets a report: from an existing log, or by running a server through
  * mcp-tap into a log of its own (`--run`) and judging that. I/O lives here; judging is evaluate.ts.
  */
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { TapError } from '../errors.js';
@@ -30,6 +30,9 @@ export const CLI_PATH = CLI_BIN;
 
 /** Fails early, with one line, when --log names a file mcp-tap could not write (the check would have nothing to read). */
 async function ensureWritable(path: string): Promise<void> {
+  // a FIFO would hold the open below (and check reads the log back from a file)
+  const st = await stat(path).catch(() => null);
+  if (st !== null && !st.isFile() && !st.isDirectory()) throw new TapError('BAD_INPUT', `cannot use ${path} as the log: it is not a regular file (check reads the log back)`);
   try {
     makeDirSync(dirname(path));
     const fh = await open(path, 'a', 0o600);

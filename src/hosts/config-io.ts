@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../errors.js';
+import { openToRead } from '../log/open-to-read.js';
 
 /** Suffix of the backup wrap/unwrap keep next to a config (written once, never overwritten). */
 export const BACKUP_SUFFIX = '.mcp-tap.bak';
@@ -24,8 +25,17 @@ function describe(err: unknown): string {
 export async function readConfigText(file: string): Promise<string | undefined> {
   let buf: Buffer;
   try {
-    buf = await fs.readFile(file);
+    const fh = await openToRead(file);
+    try {
+      const st = await fh.stat();
+      if (st.isDirectory()) throw new InputError(`cannot read ${file}: it is a directory`);
+      if (!st.isFile()) throw new InputError(`cannot read ${file}: it is not a regular file (a FIFO, socket or device)`);
+      buf = await fh.readFile();
+    } finally {
+      await fh.close();
+    }
   } catch (err) {
+    if (err instanceof InputError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new InputError(`cannot read ${file}: ${describe(err)}`);

@@ -11,7 +11,8 @@
  * ahead and says how many lines it skipped (`skipped`), so a flood never leaves it minutes behind.
  */
 import * as fs from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
+import { openToRead } from './open-to-read.js';
 
 export interface FollowHandlers {
   /** One complete line, decoded as UTF-8, without its LF; a promise returned is waited for before the next. */
@@ -112,7 +113,7 @@ class Follower {
   }
 
   private async openPath(): Promise<void> {
-    const fh = await open(this.opts.path, 'r');
+    const fh = await openToRead(this.opts.path);
     const st = await fh.stat();
     await this.adopt(fh, st);
     if (this.opts.startAt !== undefined && this.opts.startAt <= st.size) this.pos = this.opts.startAt;
@@ -180,7 +181,7 @@ class Follower {
       if (pick === 'moving') continue;
       let fh: FileHandle;
       try {
-        fh = await open(this.nameAt(pick.at), 'r');
+        fh = await openToRead(this.nameAt(pick.at));
       } catch {
         continue; // moved on meanwhile
       }

@@ -14,6 +14,7 @@ export function describeFsError(err: unknown): string {
     EDQUOT: 'disk quota exceeded',
     EFBIG: 'file too large (file size limit reached)',
     EIO: 'I/O error',
+    ENXIO: 'no process reads this FIFO (or it is a socket or a missing device)',
   };
   if (!e || !e.code) return String(err);
   // Node's messages already start with the code ("EEXIST: file already exists, …")

@@ -2,7 +2,7 @@
  * Where the last lines of a file start, found by reading it backwards: how `tail -n` and `tail -f` show
  * the end of a large log without reading it from the start.
  */
-import { open } from 'node:fs/promises';
+import { openToRead } from './open-to-read.js';
 
 const BLOCK = 64 * 1024;
 
@@ -11,7 +11,7 @@ const BLOCK = 64 * 1024;
  * that). A last line without its LF counts as a line.
  */
 export async function offsetOfLastLines(path: string, count: number): Promise<number> {
-  const fh = await open(path, 'r');
+  const fh = await openToRead(path);
   try {
     const size = (await fh.stat()).size;
     const buf = Buffer.allocUnsafe(BLOCK);

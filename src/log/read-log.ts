@@ -5,11 +5,11 @@
  * that are not logs at all into one clear InputError. The file's lines come from log-lines.ts, each
  * line's record or warning from record-line.ts.
  */
-import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { escapeControl } from '../text/escape.js';
 import { describeFsError } from './fs-error.js';
 import { HEAD_BYTES, LogLineSplitter, type RawLine } from './log-lines.js';
+import { openToRead } from './open-to-read.js';
 import type { LogRecord } from './record.js';
 import { classify, preview, sessionItem, TORN_LAST_LINE, type ReadItem, type WarningItem } from './record-line.js';
 
@@ -87,7 +87,7 @@ export function tornLastLineWarning(path: string, line: number): string {
 async function openLog(path: string) {
   let fh;
   try {
-    fh = await open(path, 'r');
+    fh = await openToRead(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new LogNotUsable(`no such log: ${path}`, path, 'missing', { cause: err });
