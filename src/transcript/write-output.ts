@@ -6,12 +6,16 @@
  * escapes.
  */
 import { once } from 'node:events';
+import { constants } from 'node:fs';
 import { open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TapError } from '../errors.js';
 import { describeFsError } from '../log/fs-error.js';
 import { escapeControl, escapeDataText } from '../text/escape.js';
+import { outputTarget } from './output-target.js';
+
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 type Chunks = Iterable<string> | AsyncIterable<string>;
 
@@ -46,9 +50,15 @@ export function escapeForTerminal(text: string): string {
     .join('\n');
 }
 
-/** Writes the chunks to `path` through a temporary file in the same directory, then renames it into place. */
+/**
+ * Writes the chunks to `path` through a temporary file in the same directory, then renames it into place;
+ * a device, FIFO or socket is written in place instead (output-target.ts).
+ */
 export async function writeFileAtomic(path: string, chunks: Chunks): Promise<void> {
-  const target = resolve(path);
+  if (path === '') throw new TapError('USAGE', '-o needs a file name (- for stdout)');
+  const to = await outputTarget(path);
+  if (!to.atomic) return writeInPlace(path, to.file, to.fifo, chunks);
+  const target = to.file;
   const existing = await stat(target).catch(() => null);
   if (existing?.isDirectory()) throw new TapError('BAD_INPUT', `cannot write ${path}: it is a directory`);
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -69,6 +79,28 @@ export async function writeFileAtomic(path: string, chunks: Chunks): Promise<voi
     await unlink(tmp).catch(() => {});
     if (err instanceof TapError) throw err;
     throw new TapError('BAD_INPUT', `cannot write ${path} (${describeFsError(err)})`, { cause: err });
+  }
+}
+
+/** Writes the chunks into a file that is not a regular one; a FIFO must have a reader (else ENXIO, not a wait). */
+async function writeInPlace(path: string, file: string, fifo: boolean, chunks: Chunks): Promise<void> {
+  let probe;
+  let fh;
+  try {
+    if (fifo && NONBLOCK !== 0) probe = await open(file, constants.O_WRONLY | NONBLOCK);
+    fh = await open(file, 'w');
+  } catch (err) {
+    throw new TapError('BAD_INPUT', `cannot write ${path} (${describeFsError(err)})`, { cause: err });
+  } finally {
+    await probe?.close();
+  }
+  try {
+    for await (const chunk of chunks) await fh.write(chunk);
+  } catch (err) {
+    if (err instanceof TapError) throw err;
+    throw new TapError('BAD_INPUT', `cannot write ${path} (${describeFsError(err)})`, { cause: err });
+  } finally {
+    await fh.close().catch(() => {});
   }
 }
 
