@@ -5,6 +5,7 @@
  * imported only then, so a plain proxy start does not pay for it.
  */
 import type { Logger } from 'pino';
+import { openDebugSink } from './debug-sink.js';
 
 let logger: Logger | null = null;
 
@@ -30,15 +31,16 @@ export function debugging(): boolean {
 
 /**
  * Opens the debug log (pino JSON, appended, written synchronously so nothing is lost at process.exit;
- * created readable by its owner only). The caller has made sure `path` is not our stdout (see
+ * created readable by its owner only; debug-sink.ts: one that cannot be used is a warning, not a stop). The caller has made sure `path` is not our stdout (see
  * refuseStdout in src/cli/debug-options.ts). `mask` rewrites each line before it is written: the trace
  * holds the server's argv, which may carry its secrets.
  */
 export async function openDebugLog(path: string, mask?: (line: string) => string): Promise<void> {
   // pino is CommonJS: bundled, its named export sits on the default one
+  const dest = openDebugSink(path, warn);
+  if (dest === null) return;
   const mod = await import('pino');
   const pino = mod.default ?? mod.pino;
-  const dest = pino.destination({ dest: path, sync: true, mkdir: true, append: true, mode: 0o600 });
   logger = pino({ name: 'mcp-tap', level: 'debug', base: { pid: process.pid }, ...(mask ? { hooks: { streamWrite: mask } } : {}) }, dest);
 }
 

@@ -2,7 +2,8 @@
  * `--debug`: mcp-tap's decision trace as pino JSON in a file, never on stdout (which carries only the
  * server's bytes), with every step of a shutdown escalation recorded.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
@@ -82,5 +83,41 @@ describe('debug trace', () => {
     expect(run.stdout().length).toBe(0);
     expect(tapLines(run.stderr())).toHaveLength(1);
     await waitFor(() => run.stderr().includes('cannot be stdout'), 1000, 'the reason');
+  });
+
+  /**
+   * A debug log that cannot be used is a warning, never a stop: before, a directory or a parent that is a
+   * file was an internal error (exit 70) before the server started, /dev/full a raw stack trace with the
+   * relay dead, a FIFO nobody reads a hang.
+   */
+  describe('a debug log that cannot be used: one warning, the relay unchanged', () => {
+    const line = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+    const cases: [string, () => string, RegExp, NodeJS.ProcessEnv?][] = [
+      ['a directory', () => box.dir, /^mcp-tap: cannot open the debug log .* \(EISDIR: it is a directory\); going on without the decision trace$/],
+      ['under a regular file', () => (writeFileSync(join(box.dir, 'f'), 'x'), join(box.dir, 'f', 'debug.log')), /^mcp-tap: cannot open the debug log .*\(ENOTDIR: a parent is not a directory\); going on/],
+      ['a FIFO nobody reads', () => (execFileSync('mkfifo', [join(box.dir, 'p')]), join(box.dir, 'p')), /^mcp-tap: cannot open the debug log .*\(ENXIO: no process reads this FIFO/],
+      ['/dev/full (every write fails)', () => '/dev/full', /^mcp-tap: cannot write the debug log \/dev\/full \(ENOSPC: no space left on device\); the rest of the decision trace is dropped$/],
+    ];
+    it.skipIf(process.platform === 'win32').each(cases)('%s', async (_name, path, warning) => {
+      const run = box.track(runTap(['--debug-log', path(), '--no-log', '--', process.execPath, fixture('cat.mjs')]));
+      await run.write(line);
+      run.child.stdin.end();
+      expect(await run.exited()).toEqual({ code: 0, signal: null });
+      expect(run.stdout().toString('utf8')).toBe(line);
+      const lines = tapLines(run.stderr());
+      expect(lines, run.stderr()).toHaveLength(1);
+      expect(lines[0]).toMatch(warning);
+      expect(run.stderr()).not.toMatch(/^\s+at |node:internal|internal error/m);
+    });
+
+    it('MCP_TAP_DEBUG=1 with a log directory under a regular file', async () => {
+      writeFileSync(join(box.dir, 'state'), 'x');
+      const run = box.track(runTap(['--no-log', '--', process.execPath, fixture('cat.mjs')], { env: { MCP_TAP_DEBUG: '1', XDG_STATE_HOME: join(box.dir, 'state') } }));
+      await run.write(line);
+      run.child.stdin.end();
+      expect((await run.exited()).code).toBe(0);
+      expect(run.stdout().toString('utf8')).toBe(line);
+      expect(tapLines(run.stderr())).toEqual([expect.stringMatching(/^mcp-tap: cannot open the debug log .*mcp-tap-debug\.log \(ENOTDIR: a parent is not a directory\)/)]);
+    });
   });
 });
