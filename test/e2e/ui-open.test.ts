@@ -25,6 +25,7 @@ import type { Browser } from 'playwright-core';
 import { browserTests, CHROMIUM } from '../helpers/browser.js';
 import { launchChromium } from '../helpers/fronts.js';
 import { tempDir } from '../helpers/paths.js';
+import { cliCopyForAnyone } from '../helpers/cli-copy.js';
 import { runTap, type TapRun } from '../helpers/run-tap.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -334,6 +335,8 @@ describe.skipIf(process.platform !== 'linux' || WSL)('mcp-tap ui, sweeping launc
     const asRoot = process.getuid?.() === 0;
     const uid = asRoot ? 65534 : process.getuid!();
     let ui: TapRun | null = null;
+    // nobody may not enter the checkout (a fresh clone in a 0700 directory): it runs a copy
+    const copy = asRoot ? cliCopyForAnyone() : null;
     try {
       const m = machine(tmp.dir, '#!/bin/sh\nexit 0\n');
       const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -353,7 +356,7 @@ describe.skipIf(process.platform !== 'linux' || WSL)('mcp-tap ui, sweeping launc
       const roots = name(gone, 'b');
       if (asRoot) writeFileSync(join(m.downloads, roots), 'x', { mode: 0o600 });
 
-      ui = runTap(['ui', '--dir', m.logs], { env: m.env, ...(asRoot ? { uid } : {}) });
+      ui = runTap(['ui', '--dir', m.logs], { env: m.env, ...(copy !== null ? { uid, cli: copy.cli, cwd: tmp.dir } : {}) });
       const run = ui;
       await waitFor(() => /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(run.stdout().toString()), 15_000, `the URL on stdout; stderr: ${run.stderr()}`);
       const left = readdirSync(m.downloads);
@@ -367,6 +370,7 @@ describe.skipIf(process.platform !== 'linux' || WSL)('mcp-tap ui, sweeping launc
       ui?.kill();
       await ui?.exited().catch(() => {});
       tmp.cleanup();
+      copy?.cleanup();
     }
   });
 });

@@ -33,11 +33,13 @@ export interface RunTapOptions {
   collect?: boolean;
   /** Run as this user (and its group of the same number); only root may. */
   uid?: number;
+  /** Another `bin/mcp-tap.js` to run (default: this checkout's). */
+  cli?: string;
 }
 
 /** Starts `node bin/mcp-tap.js ...args`. */
 export function runTap(args: string[], opts: RunTapOptions = {}): TapRun {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
