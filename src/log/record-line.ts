@@ -6,6 +6,7 @@
 import { escapeControl } from '../text/escape.js';
 import { HEAD_BYTES, isSpace, type RawLine } from './log-lines.js';
 import type { LogRecord } from './record.js';
+import { dropNullFields, fieldProblem } from './record-fields.js';
 
 /** A record and its 1-based line number in the file. */
 export interface RecordItem {
@@ -32,7 +33,7 @@ export const TORN_LAST_LINE = 'last line is incomplete (still being written?)';
 type Obj = Record<string, unknown>;
 
 /** The envelope every record has: an object with numeric v and seq, string session, from and kind. */
-export function isLogRecord(x: unknown): x is LogRecord {
+function hasEnvelope(x: unknown): x is Obj {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
   const o = x as Obj;
   return (
@@ -42,6 +43,22 @@ export function isLogRecord(x: unknown): x is LogRecord {
     typeof o['from'] === 'string' &&
     typeof o['kind'] === 'string'
   );
+}
+
+/**
+ * A record readers can use: the envelope, and the fields they read of the types they expect
+ * (record-fields.ts). Optional fields that are null are removed from `x` (a freshly parsed line) first.
+ */
+export function isLogRecord(x: unknown): x is LogRecord {
+  if (!hasEnvelope(x)) return false;
+  dropNullFields(x);
+  return fieldProblem(x) === null;
+}
+
+/** The warning for a parsed line that is not a usable record: no envelope, or a field of the wrong type. */
+function notARecord(value: unknown, head: Buffer): string {
+  const problem = hasEnvelope(value) ? fieldProblem(value) : null;
+  return `not an mcp-tap record (${problem !== null ? `${problem}: ` : ''}${preview(head, 40)})`;
 }
 
 /** A line's start as one safe line of text: control characters escaped, at most `max` characters. */
@@ -180,6 +197,6 @@ export function classify(raw: RawLine, cap: number, needsBody?: (head: LogRecord
     if (!raw.complete) return { warning: TORN_LAST_LINE, line };
     return { warning: `not JSON (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
   }
-  if (!isLogRecord(value)) return { warning: `not an mcp-tap record (${preview(raw.data.subarray(0, HEAD_BYTES), 40)})`, line };
+  if (!isLogRecord(value)) return { warning: notARecord(value, raw.data.subarray(0, HEAD_BYTES)), line };
   return { record: value, line, start: raw.start, next: raw.next };
 }
