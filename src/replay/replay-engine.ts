@@ -104,7 +104,9 @@ export class ReplayEngine {
         seq: m.seq,
         ...entryFields(m),
         notes: [
-          `not replayed: the log holds only a shortened copy of this ${m.kind === 'invalid' ? 'line' : m.kind}${m.bytes !== undefined ? ` (${m.bytes} bytes on the wire)` : ''}, so it cannot be sent as it was; ${recordLargerAdvice(m.bytes)}`,
+          m.truncated
+            ? `not replayed: the log holds only a shortened copy of this ${m.kind === 'invalid' ? 'line' : m.kind}${m.bytes !== undefined ? ` (${m.bytes} bytes on the wire)` : ''}, so it cannot be sent as it was; ${recordLargerAdvice(m.bytes)}`
+            : `not replayed: the log's record of this ${m.kind === 'invalid' ? 'line' : m.kind} holds no message to send (its msg is missing or not a JSON object: a damaged or edited log)`,
         ],
       },
       m.seq,

@@ -82,7 +82,7 @@ function bySeq(s: RecordedSession, seq: number): RecMsg[] {
   return answered;
 }
 
-/** Refuses a selection whose every chosen request the log shortened (nothing could be replayed). */
+/** Refuses a selection whose every chosen request the log shortened or lost (nothing could be replayed). */
 function refuseAllShortened(chosen: Chosen, sel: Selection): void {
   let count = 0;
   let head: RecMsg | undefined;
@@ -95,6 +95,7 @@ function refuseAllShortened(chosen: Chosen, sel: Selection): void {
   }
   if (head === undefined) return;
   const what = sel.seq !== undefined ? `--seq ${sel.seq}` : `--only ${JSON.stringify(sel.only)}`;
+  if (!head.truncated) throw new InputError(`${what}: the log's record of request #${head.seq} holds no message to send (its msg is missing or not a JSON object: a damaged or edited log)`);
   throw new InputError(
     `${what}: the log holds only a shortened copy of request #${head.seq}${head.bytes !== undefined ? ` (${head.bytes} bytes)` : ''}${count > 1 ? ` and ${count - 1} more` : ''}, so it cannot be replayed exactly; ${recordLargerAdvice(maxBytes || undefined)}`,
   );

@@ -5,6 +5,7 @@
  * has the member `"…": "[elided: N bytes]"`. Replay compares what is left; mock serves what is left;
  * both say so.
  */
+import { isObject } from '../protocol/jsonrpc.js';
 import type { RecMsg } from './recorded.js';
 
 const TRUNCATED = /…\[truncated: (\d+) bytes\]$/;
@@ -38,10 +39,13 @@ export function hasMarkers(v: unknown): boolean {
   return false;
 }
 
-/** A message can be sent as it was: the log kept it whole (or at least this element of a shortened batch). */
+/**
+ * A message can be sent as it was: the log kept it whole (or at least this element of a shortened batch);
+ * a request, answer or notification as a JSON object (a damaged record may hold none).
+ */
 export function replayable(m: RecMsg): boolean {
   if (m.kind === 'invalid') return m.raw !== undefined ? !m.truncated : m.msg !== undefined && !m.truncated;
-  if (m.msg === undefined) return false;
+  if (!isObject(m.msg)) return false;
   if (!m.truncated) return true;
   return m.batchSize !== undefined && !hasMarkers(m.msg);
 }
