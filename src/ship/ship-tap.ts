@@ -73,7 +73,9 @@ export class ShipTap implements RecordTap {
     stream.on('error', (err) => {
       if (this.broken) return;
       this.broken = true;
-      this.once(`the pino transport ${label} failed (${err?.message ?? 'unknown error'}); records are not shipped, losses are counted in the log`);
+      // one line: a module that cannot be found comes with Node's "Require stack:" lines after the first
+      const reason = err?.message?.split('\n')[0]?.trim() || 'unknown error';
+      this.once(`the pino transport ${label} failed (${reason}); records are not shipped, losses are counted in the log`);
       // what the worker had not confirmed may be lost with it: an upper bound, like the log's file-removed
       this.lose('transport-failed', 'it failed', this.shipped - this.confirmed + this.batchRecords);
       this.batch = null;

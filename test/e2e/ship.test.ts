@@ -62,6 +62,20 @@ describe('--ship', () => {
     expect(warnings[0]).toContain('planted transport failure');
   });
 
+  it('a transport that does not exist: one warning line (no "Require stack" lines), the relay unchanged', async () => {
+    const data = lines(20);
+    const missing = join(box.dir, 'no-such-transport.mjs');
+    const res = await relay(['--ship', missing], data, 'missing');
+    expect(res.code).toBe(0);
+    expect(sha(res.out)).toBe(sha(data));
+    const own = res.stderr.split('\n').filter((l) => l !== '');
+    expect(own.every((l) => l.startsWith('mcp-tap: ')), res.stderr).toBe(true);
+    const warnings = own.filter((l) => !l.includes('logging to'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`mcp-tap: the pino transport ${missing} failed (Cannot find module `);
+    expect(warnings[0]).toMatch(/no-such-transport\.mjs'\); records are not shipped, losses are counted in the log$/);
+  });
+
   it('a transport that stalls costs no relay bytes: records past its bound counted lost, one warning', async () => {
     // ~16 MB of records: more than pino's 4 MB shared buffer and mcp-tap's 8 MB bound behind it
     const big = `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${randomBytes(600 * 1024).toString('base64')}"}}\n`;
