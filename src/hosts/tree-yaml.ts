@@ -58,7 +58,11 @@ export function parseYamlTree(text: string, file: string): TNode | undefined {
   if (first) {
     const pos = first.linePos?.[0];
     const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-    const message = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    // the library's words for a file of several documents name its API; say what is wrong with the file
+    const message =
+      first.code === 'MULTIPLE_DOCS'
+        ? 'it holds several YAML documents (---), and a host reads a config of one'
+        : first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new InputError(`cannot read ${file}: ${message}${where}`);
   }
   if (doc.contents === null) return undefined;

@@ -243,6 +243,31 @@ describe('the CLI around the edit', () => {
     expect(await fail('wrap', '--host', 'cursor')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: cannot read .*mcp\.json: value expected at line 1, column 24\n$/) });
   });
 
+  it('clear one-line errors: --npx with --node, a YAML config of several documents; nothing written', async () => {
+    const sb = sandbox('cursor');
+    const fail = async (...args: string[]) => {
+      try {
+        await cli(sb, ...args);
+      } catch (e) {
+        const err = e as { code: number; stderr: string };
+        return { code: err.code, stderr: err.stderr };
+      }
+      throw new Error('expected a failure');
+    };
+    // before: --npx won silently over --node
+    expect(await fail('wrap', '--npx', '--node')).toEqual({ code: 2, stderr: 'mcp-tap: --npx and --node are two ways to start mcp-tap: give one of them\n' });
+    expect(readFileSync(sb.files[0]!.file, 'utf8')).toBe(sb.files[0]!.original);
+    // before: the YAML library's words, "please use YAML.parseAllDocuments()"
+    const yaml = join(sb.project, 'servers.yaml');
+    const text = 'mcpServers:\n  a:\n    command: npx\n---\nmcpServers: {}\n';
+    writeFileSync(yaml, text);
+    expect(await fail('wrap', '--config', yaml)).toEqual({
+      code: 2,
+      stderr: `mcp-tap: cannot read ${yaml}: it holds several YAML documents (---), and a host reads a config of one at line 4, column 1\n`,
+    });
+    expect(readFileSync(yaml, 'utf8')).toBe(text);
+  });
+
   it('--config edits any file; the key (mcpServers or servers) is taken from the file', async () => {
     const sb = sandbox('vscode');
     const other = join(sb.project, 'elsewhere.json');

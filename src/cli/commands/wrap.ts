@@ -5,6 +5,7 @@ import { processHostEnv } from '../../hosts/discover.js';
 import { runEdit } from '../../hosts/edit-command.js';
 import { chooseLauncher } from '../../hosts/launcher.js';
 import { HOST_IDS } from '../../hosts/types.js';
+import { UsageError } from '../../errors.js';
 
 interface WrapOptions {
   host?: string;
@@ -41,6 +42,7 @@ export function define(program: Command): void {
     .option('--npx', 'start mcp-tap with `npx -y mcp-tap` instead of its absolute path')
     .option('--node', 'start mcp-tap as `<absolute node> <absolute mcp-tap.js>` (for hosts whose PATH has no node)')
     .action(async (names: string[], opts: WrapOptions) => {
+      if (opts.npx && opts.node) throw new UsageError('--npx and --node are two ways to start mcp-tap: give one of them');
       const launcher = chooseLauncher({
         script: process.argv[1],
         execPath: process.execPath,
