@@ -2,6 +2,7 @@
  * Which session of a log a reader means ('all', 'last', an id or a unique prefix), and that session's
  * records in file order, in two bounded passes.
  */
+import { UsageError } from '../errors.js';
 import { escapeControl } from '../text/escape.js';
 import { LogNotUsable, readRecords, type ReadOptions, type RecordStage, type WarningItem } from './read-log.js';
 import type { LogRecord } from './record.js';
@@ -20,6 +21,8 @@ async function listSessionIds(path: string, opts: ReadOptions): Promise<Array<{ 
  * a unique prefix of one. Throws LogNotUsable listing the sessions when it names none.
  */
 export async function resolveSession(path: string, which: string, opts: ReadOptions = {}): Promise<Array<{ id: string }>> {
+  // an empty prefix would match every session: one session, silently; several, "prefix  is ambiguous"
+  if (which === '') throw new UsageError('--session is empty: give last, or a session id or its prefix (mcp-tap ls lists them)');
   const sessions = await listSessionIds(path, opts);
   if (which === 'all') return sessions;
   if (sessions.length === 0) throw new LogNotUsable(`no sessions in ${path}`, path, 'no-session');

@@ -113,6 +113,10 @@ describe('item 10: bad command lines are one line and exit 2', () => {
     [['stats', '--session'], /argument missing|--session/],
     [['tail', '-n', 'many', GOOD_LOG], /-n|--lines|count/],
     [['export', GOOD_LOG, 'extra'], /too many arguments|unexpected/],
+    // an empty prefix matched every session: the one of a one-session log silently, else "prefix  is ambiguous"
+    [['tail', '--session', '', GOOD_LOG], /^mcp-tap: --session is empty: give last, or a session id or its prefix/],
+    [['stats', '--session', '', GOOD_LOG], /^mcp-tap: --session is empty/],
+    [['check', '--session', '', GOOD_LOG], /^mcp-tap: --session is empty/],
   ])('mcp-tap %j', async (args, message) => {
     const res = await cli(args);
     expect(res.code).toBe(2);
