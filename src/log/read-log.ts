@@ -7,6 +7,7 @@
  */
 import { InputError } from '../errors.js';
 import { escapeControl } from '../text/escape.js';
+import { byteOrderMark, UTF8_BOM_BYTES } from './byte-order-mark.js';
 import { describeFsError } from './fs-error.js';
 import { HEAD_BYTES, LogLineSplitter, type RawLine } from './log-lines.js';
 import { openToRead } from './open-to-read.js';
@@ -102,15 +103,25 @@ async function openLog(path: string) {
 }
 
 /**
- * Every line of the log as a record or a warning, in file order. Throws LogNotUsable when the file is
- * missing or unreadable, or when none of its first lines is a record (not an mcp-tap log).
+ * Every line of the log as a record or a warning, in file order (after a UTF-8 byte order mark, which is
+ * skipped). Throws LogNotUsable when the file is missing or unreadable, UTF-16, or when none of its first
+ * lines is a record (not an mcp-tap log).
  */
 export async function* readRecords(path: string, opts: ReadOptions = {}): AsyncGenerator<ReadItem> {
   const cap = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const probe = opts.probeLines ?? DEFAULT_PROBE_LINES;
   const fh = await openLog(path);
-  const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024, ...(opts.start ? { start: opts.start } : {}) });
-  const splitter = new LogLineSplitter(cap, opts.start ?? 0);
+  let start = opts.start ?? 0;
+  if (start === 0) {
+    const bom = await byteOrderMark(fh).catch(() => null); // a read error is the stream's to report
+    if (bom === 'utf-16') {
+      await fh.close();
+      throw new LogNotUsable(`${path} is UTF-16 text, not an mcp-tap log (logs are UTF-8; convert it, e.g. iconv -f UTF-16 -t UTF-8)`, path, 'not-a-log');
+    }
+    if (bom === 'utf-8') start = UTF8_BOM_BYTES;
+  }
+  const stream = fh.createReadStream({ highWaterMark: opts.chunkBytes ?? 256 * 1024, ...(start ? { start } : {}) });
+  const splitter = new LogLineSplitter(cap, start);
   let records = 0;
   let seenLines = 0;
   let firstLine: string | null = null;
