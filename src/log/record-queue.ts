@@ -234,13 +234,16 @@ function widen(a: Float64Array): Float64Array {
 /**
  * What a write that stopped at byte `offset` of `job` did not write: the records not wholly in the file
  * and the loss counts they carried; `torn` when the file now ends inside a line (bytes of a record got
- * there, or the line end meant to end an earlier torn line did not).
+ * there, or the line end meant to end an earlier torn line did not). A record that got there but for its
+ * line end is in the file, not lost: readers read it, and the next write ends its line.
  */
 export function unwrittenOf(job: Job, offset: number): { records: number; carries: number; torn: boolean } {
   let i = 0;
   while (i < job.ends.length && job.ends[i]! <= offset) i++;
   const firstStart = i > 0 ? job.ends[i - 1]! : job.lead ? job.start + 1 : job.start;
-  const torn = (offset > firstStart && i < job.ends.length) || (job.lead && offset === job.start);
+  const endless = i < job.ends.length && offset === job.ends[i]! - 1 && offset > firstStart;
+  if (endless) i++;
+  const torn = endless || (offset > firstStart && i < job.ends.length) || (job.lead && offset === job.start);
   let carries = 0;
   for (let k = i; k < job.carryList.length; k++) carries += job.carryList[k]!;
   return { records: job.ends.length - i, carries, torn };

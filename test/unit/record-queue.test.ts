@@ -31,6 +31,14 @@ describe('RecordQueue', () => {
     let carried = 0;
     for (let i = 3000; i < n - 1; i++) carried += i % 7 === 0 ? 1 : 0;
     expect(lost.carries).toBe(carried);
+    // a write that stopped just before a record's line end kept that record (and what it carried): the
+    // file holds it whole, and the next write ends its line
+    const endless = unwrittenOf(job, job.ends[2999]! - 1);
+    expect(endless.records).toBe(n - 1 - 3000);
+    expect(endless.torn).toBe(true);
+    expect(endless.carries).toBe(carried);
+    // one byte earlier the record is torn, and lost
+    expect(unwrittenOf(job, job.ends[2999]! - 2).records).toBe(n - 1 - 2999);
   });
 
   it('reuses a released arena with its columns for the next records', () => {
