@@ -62,6 +62,17 @@ function sandbox(host: string): Sandbox {
   return { home, project, state, env, files };
 }
 
+/** Runs the CLI expecting it to fail: its exit code and stderr (throws when it succeeds). */
+async function failing(sb: Sandbox, ...args: string[]): Promise<{ code: number; stderr: string }> {
+  try {
+    await cli(sb, ...args);
+  } catch (e) {
+    const err = e as { code: number; stderr: string };
+    return { code: err.code, stderr: err.stderr };
+  }
+  throw new Error('expected a failure');
+}
+
 async function cli(sb: Sandbox, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
   return run(process.execPath, [BIN, ...args], { cwd: sb.project, env: sb.env });
 }
@@ -227,15 +238,7 @@ describe('the CLI around the edit', () => {
 
   it('clear one-line errors: unknown host, unknown name, nothing found, unreadable config', async () => {
     const sb = sandbox('cursor');
-    const fail = async (...args: string[]) => {
-      try {
-        await cli(sb, ...args);
-      } catch (e) {
-        const err = e as { code: number; stderr: string };
-        return { code: err.code, stderr: err.stderr };
-      }
-      throw new Error('expected a failure');
-    };
+    const fail = (...args: string[]) => failing(sb, ...args);
     expect(await fail('wrap', '--host', 'emacs')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: unknown host "emacs" \(one of: claude-desktop, claude-code, cursor, vscode, vscode-insiders, windsurf, gemini, codex, zed, cline, roo, continue, goose, lmstudio, amazonq, kiro, opencode, copilot-cli, qwen, kilo, all\)\n$/) });
     expect(await fail('wrap', 'nope')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: no server named "nope" in .*\n$/) });
     expect(await fail('wrap', '--host', 'windsurf')).toEqual({ code: 2, stderr: expect.stringMatching(/^mcp-tap: no MCP configuration found; looked at: .*mcp_config\.json/) });
@@ -245,15 +248,7 @@ describe('the CLI around the edit', () => {
 
   it('clear one-line errors: --npx with --node, a YAML config of several documents; nothing written', async () => {
     const sb = sandbox('cursor');
-    const fail = async (...args: string[]) => {
-      try {
-        await cli(sb, ...args);
-      } catch (e) {
-        const err = e as { code: number; stderr: string };
-        return { code: err.code, stderr: err.stderr };
-      }
-      throw new Error('expected a failure');
-    };
+    const fail = (...args: string[]) => failing(sb, ...args);
     // before: --npx won silently over --node
     expect(await fail('wrap', '--npx', '--node')).toEqual({ code: 2, stderr: 'mcp-tap: --npx and --node are two ways to start mcp-tap: give one of them\n' });
     expect(readFileSync(sb.files[0]!.file, 'utf8')).toBe(sb.files[0]!.original);
