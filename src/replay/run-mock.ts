@@ -6,6 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { LineSplitter } from '../framing/line-splitter.js';
+import { lineText } from '../framing/line-text.js';
 import { MockEngine, type MockOut } from './mock-engine.js';
 import type { RecordedSession } from './recorded.js';
 
@@ -81,9 +82,8 @@ export async function runMock(session: RecordedSession, io: MockIo, answerWaitMs
       (line) =>
         guarded(() => {
           if (line.data) {
-            let text = line.data.toString('utf8');
-            if (text.endsWith('\r')) text = text.slice(0, -1);
-            if (text.trim() === '') return;
+            const text = lineText(line.data);
+            if (text === null) return;
             emit(engine.onLine(text));
           } else {
             io.say(`a line of ${line.bytes} bytes from the client is longer than the mock reads (${MAX_LINE_BYTES}); ignored`);

@@ -8,6 +8,7 @@ import { TapError } from '../errors.js';
 import { CLI_BIN } from '../package-paths.js';
 import { jsonShortener } from '../framing/json-shortener.js';
 import { LineSplitter } from '../framing/line-splitter.js';
+import { lineText } from '../framing/line-text.js';
 import { resolveSession } from '../log/read-session.js';
 import type { CompareOptions } from './compare.js';
 import type { ReplayPlan } from './plan.js';
@@ -100,9 +101,8 @@ export async function runReplay(run: ReplayRun): Promise<ReplayOutcome> {
         guarded(() => {
           if (finishing) return;
           if (line.data) {
-            let text = line.data.toString('utf8');
-            if (text.endsWith('\r')) text = text.slice(0, -1);
-            if (text.trim() === '') return;
+            const text = lineText(line.data);
+            if (text === null) return;
             send(engine.onLine(text));
           } else {
             let parsed: unknown;
