@@ -18,6 +18,9 @@ import type { RelayObserver } from './worker-observer.js';
 const SLICE_MS = 0.2;
 /** Chunks are analysed in pieces of about this size, cut at line ends. */
 const SLICE_BYTES = 16 * 1024;
+/** The slice's clock is read once this many chunks or bytes were analysed since the last reading. */
+const CLOCK_CHUNKS = 4;
+const CLOCK_BYTES = 4096;
 /** Relayed bytes that may wait for the analysis: past it, protocol chunks are analysed at once, stderr dropped. */
 const MAX_WAITING_BYTES = 1024 * 1024;
 
@@ -148,6 +151,8 @@ export class InlineObserver implements RelayObserver {
   /** Analyses waiting chunks in order until `until` (performance.now() time), never leaving more than a few slices. */
   private analyse(until: number): void {
     const w = this.waiting;
+    let sinceChunks = 0;
+    let sinceBytes = 0;
     while (this.head < w.length) {
       const { stream, chunk, time, lost } = w[this.head]!;
       w[this.head++] = undefined as unknown as Waiting;
@@ -155,7 +160,12 @@ export class InlineObserver implements RelayObserver {
       if (stream !== 'stderr') this.protocolBytes -= chunk.length;
       if (lost !== undefined) this.observer.lost(stream, lost, time);
       else this.observer.take(stream, chunk, time);
-      // a slice ends on time once little of the protocol waits; stderr alone never extends it
+      // a slice ends on time once little of the protocol waits; stderr alone never extends it. The clock
+      // is read after a few KiB or chunks: a read costs about what a small message's analysis step does
+      sinceBytes += chunk.length;
+      if (++sinceChunks < CLOCK_CHUNKS && sinceBytes < CLOCK_BYTES) continue;
+      sinceChunks = 0;
+      sinceBytes = 0;
       if (this.protocolBytes <= SLICE_BYTES * 4 && performance.now() >= until) break;
     }
     if (this.head === w.length) {

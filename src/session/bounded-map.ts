@@ -45,8 +45,9 @@ export class BoundedMap<K, V> {
   }
 
   delete(key: K): boolean {
-    const a = this.young.delete(key);
-    const b = this.old.delete(key);
+    // an empty generation is not asked (a delete hashes the key: pairing deletes once per answer)
+    const a = this.young.size > 0 && this.young.delete(key);
+    const b = this.old.size > 0 && this.old.delete(key);
     return a || b;
   }
 }
