@@ -30,6 +30,27 @@ describe('BoundedMap', () => {
     expect(m.delete(1)).toBe(true);
     expect(m.has(1)).toBe(false);
   });
+
+  it('deletes from whichever generation holds the key, its last entry too, and both copies of a re-set key', () => {
+    const m = new BoundedMap<number, string>(4); // a generation turns old at 2 entries
+    m.set(1, 'a');
+    expect(m.delete(1)).toBe(true);
+    expect(m.delete(1)).toBe(false);
+    expect(m.size).toBe(0);
+    m.set(1, 'a');
+    m.set(2, 'b'); // old: 1, 2
+    m.set(3, 'c'); // young: 3
+    expect(m.delete(1)).toBe(true);
+    expect(m.delete(2)).toBe(true); // the old generation's last entry
+    expect(m.delete(3)).toBe(true); // the young generation's only entry
+    expect(m.size).toBe(0);
+    m.set(4, 'd');
+    m.set(5, 'e'); // old: 4, 5
+    m.set(4, 'D'); // young: 4 (the old copy stays until its generation goes)
+    expect(m.delete(4)).toBe(true);
+    expect(m.has(4)).toBe(false);
+    expect(m.get(5)).toBe('e');
+  });
 });
 
 describe('RequestTable', () => {
