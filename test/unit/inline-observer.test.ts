@@ -116,4 +116,20 @@ describe('analysis on the relay thread', () => {
     expect(kept + lost).toBe(300 * 2 * 100);
     expect(t.warnings).toHaveLength(1);
   });
+
+  it('small slow chunks (one message each, as a host sends) end a slice after a few: the clock is not read per chunk, but soon', async () => {
+    const t = setup(0.5);
+    // 60 one-message chunks of ~230 bytes wait: ~14 KiB, far below the byte bound of a clock reading
+    for (let i = 0; i < 60; i++) t.inline.fromServer(Buffer.from(line(i)));
+    let most = 0;
+    while (t.stats.takes < 60) {
+      const before = t.stats.takes;
+      await turn();
+      most = Math.max(most, t.stats.takes - before);
+    }
+    // a slice is ~0.2 ms and each chunk takes 0.5: a turn analyses at most the 4 chunks between clock readings
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(4);
+    expect(t.records().filter((r) => r['kind'] === 'notification')).toHaveLength(60);
+  });
 });
