@@ -2,8 +2,7 @@
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
 import { makeDirSync } from './make-dir.js';
-
-const NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+import { NONBLOCK } from './open-to-read.js';
 
 /** Creates the directory 0700 and opens the file 0600 for appending; warns when an existing one is looser. */
 export function openLogFile(path: string, warn: (m: string) => void): number {

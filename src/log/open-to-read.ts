@@ -6,8 +6,8 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
-/** O_NONBLOCK where the platform has it (Windows has no FIFOs in the file system, nor the flag). */
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
+/** O_NONBLOCK where the platform has it (Windows has no FIFOs in the file system, nor the flag); writers probing a FIFO use it too. */
+export const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /** Opens `path` read-only at once, whatever kind of file it is. */
 export function openToRead(path: string): Promise<FileHandle> {
