@@ -7,8 +7,8 @@
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
-/** Replace `file` atomically, or write into `file` as it is (`fifo`: it needs a reader). */
-export type OutputTarget = { atomic: true; file: string } | { atomic: false; file: string; fifo: boolean };
+/** Replace `file` atomically (`directory`: it is one, which cannot be), or write into `file` as it is (`fifo`: it needs a reader). */
+export type OutputTarget = { atomic: true; file: string; directory: boolean } | { atomic: false; file: string; fifo: boolean };
 
 /** Symlinks a path may go through before the target is taken as found (the kernel's own limit is 40). */
 const MAX_LINKS = 40;
@@ -18,8 +18,8 @@ export async function outputTarget(path: string): Promise<OutputTarget> {
   const named = resolve(path);
   const st = await stat(named).catch(() => null);
   if (st !== null && !st.isFile() && !st.isDirectory()) return { atomic: false, file: named, fifo: st.isFIFO() };
-  if (st !== null) return { atomic: true, file: await realpath(named).catch(() => named) };
-  return { atomic: true, file: await danglingTarget(named) };
+  if (st !== null) return { atomic: true, file: await realpath(named).catch(() => named), directory: st.isDirectory() };
+  return { atomic: true, file: await danglingTarget(named), directory: false };
 }
 
 /** A path that does not exist: itself, or where its (dangling) symlinks point. */

@@ -7,15 +7,14 @@
  */
 import { once } from 'node:events';
 import { constants } from 'node:fs';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TapError } from '../errors.js';
 import { describeFsError } from '../log/fs-error.js';
 import { escapeControl, escapeDataText } from '../text/escape.js';
+import { NONBLOCK } from '../log/open-to-read.js';
 import { outputTarget } from './output-target.js';
-
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 type Chunks = Iterable<string> | AsyncIterable<string>;
 
@@ -59,8 +58,7 @@ export async function writeFileAtomic(path: string, chunks: Chunks): Promise<voi
   const to = await outputTarget(path);
   if (!to.atomic) return writeInPlace(path, to.file, to.fifo, chunks);
   const target = to.file;
-  const existing = await stat(target).catch(() => null);
-  if (existing?.isDirectory()) throw new TapError('BAD_INPUT', `cannot write ${path}: it is a directory`);
+  if (to.directory) throw new TapError('BAD_INPUT', `cannot write ${path}: it is a directory`);
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let fh;
   try {
