@@ -21,7 +21,7 @@ import type { PlanStep, ReplayPlan, SendUnit } from './plan.js';
 import { ReportRows } from './report-rows.js';
 import { entryFields, type ReplayEntry, type ReplayResult } from './result.js';
 import { ServerRequests } from './server-requests.js';
-import { recordLargerAdvice } from './shortened.js';
+import { NO_MESSAGE, recordLargerAdvice } from './shortened.js';
 
 export interface EngineOptions {
   /** How long to wait for an answer; a request that took long in the recording gets twice its recorded time. */
@@ -106,7 +106,7 @@ export class ReplayEngine {
         notes: [
           m.truncated
             ? `not replayed: the log holds only a shortened copy of this ${m.kind === 'invalid' ? 'line' : m.kind}${m.bytes !== undefined ? ` (${m.bytes} bytes on the wire)` : ''}, so it cannot be sent as it was; ${recordLargerAdvice(m.bytes)}`
-            : `not replayed: the log's record of this ${m.kind === 'invalid' ? 'line' : m.kind} holds no message to send (its msg is missing or not a JSON object: a damaged or edited log)`,
+            : `not replayed: the log's record of this ${m.kind === 'invalid' ? 'line' : m.kind} ${NO_MESSAGE}`,
         ],
       },
       m.seq,

@@ -7,7 +7,7 @@
  */
 import { InputError } from '../errors.js';
 import { indexOfSeq, type RecMsg, type RecordedSession } from './recorded.js';
-import { recordLargerAdvice, replayable } from './shortened.js';
+import { NO_MESSAGE, recordLargerAdvice, replayable } from './shortened.js';
 
 export interface Selection {
   /** Replay only the client request with this seq (or the request that the answer with this seq answers). */
@@ -95,7 +95,7 @@ function refuseAllShortened(chosen: Chosen, sel: Selection): void {
   }
   if (head === undefined) return;
   const what = sel.seq !== undefined ? `--seq ${sel.seq}` : `--only ${JSON.stringify(sel.only)}`;
-  if (!head.truncated) throw new InputError(`${what}: the log's record of request #${head.seq} holds no message to send (its msg is missing or not a JSON object: a damaged or edited log)`);
+  if (!head.truncated) throw new InputError(`${what}: the log's record of request #${head.seq} ${NO_MESSAGE}`);
   throw new InputError(
     `${what}: the log holds only a shortened copy of request #${head.seq}${head.bytes !== undefined ? ` (${head.bytes} bytes)` : ''}${count > 1 ? ` and ${count - 1} more` : ''}, so it cannot be replayed exactly; ${recordLargerAdvice(maxBytes || undefined)}`,
   );

@@ -63,6 +63,9 @@ export function matchesCut(cut: { head: string; rawBytes: number }, s: string): 
   return ascii.length === cut.rawBytes ? 'same' : 'size';
 }
 
+/** Why a record that was not shortened still cannot be replayed: it holds no message object. */
+export const NO_MESSAGE = 'holds no message to send (its msg is missing or not a JSON object: a damaged or edited log)';
+
 /** The advice for a message the log shortened, with the size to record with. */
 export function recordLargerAdvice(bytes: number | undefined): string {
   const at = bytes !== undefined ? Math.max(1024, Math.ceil((bytes + 1) / 1024) * 1024) : undefined;
