@@ -114,8 +114,17 @@ let lastTime = NaN;
 /** PREFIX_V, the time's digits and the session tail, rewritten in place when the time changes (no allocation per chunk). */
 const startBuf = new Uint8Array(64 + 300);
 startBuf.set(PREFIX_V);
-/** A view of startBuf's bytes in use. */
+/** Longest text putMillis writes (a sign, 13 digits, a point and 3 decimals) and a margin. */
+const MAX_TIME_TEXT = 24;
+/** The view of startBuf's bytes in use. */
 let startBytes = startBuf.subarray(0, 0);
+/**
+ * Views of startBuf by the length of the time's text, made when the session changes: a time written
+ * per message (one message per read, as hosts send) then costs its digits and one copy, not a new view.
+ */
+let startViews: (typeof startBytes)[] = [];
+/** Length of the time's text now in startBuf (the session tail follows it); -1 when none is. */
+let timeTextLength = -1;
 /** `,"session":"…","seq":` for sessionText. */
 let sessionText: string | undefined;
 let sessionTail = new Uint8Array(0);
@@ -152,14 +161,31 @@ function putStart(record: LogRecord, out: Buffer, at: number, limit: number): nu
     if (!plain(session)) return -1;
     sessionTail = Buffer.from(`,"session":"${session}","seq":`, 'latin1');
     sessionText = session;
+    startViews = [];
+    for (let k = 0; k <= MAX_TIME_TEXT && PREFIX_V.length + k + sessionTail.length <= startBuf.length; k++) {
+      startViews.push(startBuf.subarray(0, PREFIX_V.length + k + sessionTail.length));
+    }
+    timeTextLength = -1;
     lastTime = NaN;
   }
   if (time !== lastTime) {
     const end = putMillis(startBuf, PREFIX_V.length, time);
-    if (end < 0 || end + sessionTail.length > startBuf.length) return -1;
-    startBuf.set(sessionTail, end);
+    if (end < 0) return -1;
+    const k = end - PREFIX_V.length;
+    const view = startViews[k];
+    if (view === undefined) {
+      // the digits overwrote part of the tail: write it again before the next time is read from here
+      timeTextLength = -1;
+      lastTime = NaN;
+      return -1;
+    }
+    // the tail moves only when the time's text changes length (a decimal more or less)
+    if (k !== timeTextLength) {
+      startBuf.set(sessionTail, end);
+      timeTextLength = k;
+    }
     lastTime = time;
-    startBytes = startBuf.subarray(0, end + sessionTail.length);
+    startBytes = view;
   }
   if (at + startBytes.length + 16 > limit) return -1;
   at = put(out, at, startBytes);

@@ -61,6 +61,15 @@ describe('record heads as bytes', () => {
     }
   });
 
+  it('keep the session after times whose text grows and shrinks, one session throughout (one message per read)', () => {
+    // each time is written once into the cached start; the session member after it must move with its length
+    const times = [1796040539259.597, 1796040539259.6, 1796040539260, 1796040539260.01, 1796040539260.01, 7, -0.5, 1796040539261.123, 12.25, 12.25, 4398046511103.999];
+    times.forEach((time, i) => {
+      const rec = { v: 1, time, session: 'one-session', seq: i, from: 'client', kind: 'request', id: i, bytes: 10 } as LogRecord;
+      expect(head(rec)).toBe(serializeHead(rec));
+    });
+  });
+
   it('says when a head may not fit, instead of writing past the room it was given', () => {
     const rec = { v: 1, time: 1, session: 'x'.repeat(500), seq: 1, from: 'client', kind: 'request' } as LogRecord;
     expect(head(rec, 100)).toBeNull();
