@@ -3,7 +3,7 @@
  * but line readers or JSON.stringify do not (a CR inside, nesting beyond the stack), and seq never skips.
  */
 import { describe, expect, it } from 'vitest';
-import { Observer } from '../../src/proxy/observer.js';
+import { Observer, preciseNow } from '../../src/proxy/observer.js';
 import { jsonShortener } from '../../src/framing/json-shortener.js';
 import { memorySink } from '../helpers/memory-sink.js';
 import { MaskingSink } from '../../src/proxy/masking-sink.js';
@@ -117,5 +117,18 @@ describe('observer: a line whose analysis fails', () => {
     // a short line is kept whole: not marked
     expect(gaps[1]!['raw']).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     expect(gaps[1]).not.toHaveProperty('truncated');
+  });
+});
+
+describe('observer: the clock records are stamped with', () => {
+  it('is epoch milliseconds (the time origin is the process\'s, read once) in whole microseconds', () => {
+    const before = Date.now();
+    const t = preciseNow();
+    const after = Date.now();
+    // the monotonic clock and the wall clock may drift apart a little over a process's life, never by a second here
+    expect(t).toBeGreaterThan(before - 1000);
+    expect(t).toBeLessThan(after + 1000);
+    expect(Math.round(t * 1000) / 1000).toBe(t);
+    expect(preciseNow()).toBeGreaterThanOrEqual(t);
   });
 });
