@@ -1,11 +1,14 @@
-import { putMillis, putUint } from './put-decimal.js';
+import { HEAD_SLOTS, loadHeadWriter } from './head-wasm.js';
+import { putMillis, putUint, thousandths } from './put-decimal.js';
 import type { LogRecord } from './record.js';
 
 /**
  * A record head (`{"v":1,…,"msg":`) written straight into the log's buffer as bytes: the same bytes as
  * serializeHead's text in UTF-8 (test/unit/head-bytes.test.ts), without building a string per record.
  * On the hot path (one record per message) this is several times cheaper than JSON.stringify followed by
- * a UTF-8 encode, and it leaves nothing behind for the garbage collector.
+ * a UTF-8 encode, and it leaves nothing behind for the garbage collector. A record shaped like one seen
+ * before (a template) whose numbers are whole thousandths — nearly every message record — has its whole
+ * head written by the WebAssembly writer (head-wasm.ts) in one call; everything else here is JavaScript.
  */
 
 const MSG = Buffer.from(',"msg":');
@@ -216,6 +219,9 @@ class HeadTemplate {
     this.from = keys[0] === 'from' ? texts[0] : undefined;
     this.kind = keys[1] === 'kind' ? texts[1] : undefined;
   }
+
+  /** Its slot in the WebAssembly writer; -1 when it has none (its heads are written in JavaScript). */
+  slot = -1;
 }
 
 const MAX_TEMPLATES = 8;
@@ -231,8 +237,11 @@ function putNumber(out: Buffer, at: number, n: number): number {
   return putMillis(out, at, n);
 }
 
-/** The head after `seq` from a template that fits the record, or -1. */
-function putFromTemplate(record: LogRecord, out: Buffer, at: number, limit: number): number {
+/** Variable values of the record findTemplate matched last (in `values`). */
+let matched = 0;
+
+/** The template the record fits (its values left in `values`, their number in `matched`), or null. */
+function findTemplate(record: LogRecord): HeadTemplate | null {
   const from: unknown = record.from;
   const kind: unknown = record.kind;
   for (let t = 0; t < templates.length; t++) {
@@ -241,22 +250,76 @@ function putFromTemplate(record: LogRecord, out: Buffer, at: number, limit: numb
     if ((tpl.from !== undefined && tpl.from !== from) || (tpl.kind !== undefined && tpl.kind !== kind)) continue;
     const n = matchTemplate(record, tpl);
     if (n < 0) continue;
-    if (at + tpl.size + n * 32 > limit) return -1;
-    const runs = tpl.runs;
-    for (let r = 0; r < n; r++) {
-      at = put(out, at, runs[r]!);
-      const v = values[r];
-      at = typeof v === 'number' ? putNumber(out, at, v) : putString(out, at, v as string, limit, S_ID);
-      if (at < 0) return -1;
-    }
     if (t > 0) {
       // the template used last is tried first next time
       templates[t] = templates[0]!;
       templates[0] = tpl;
     }
-    return put(out, at, runs[n]!);
+    matched = n;
+    return tpl;
   }
-  return -1;
+  return null;
+}
+
+/** The head after `seq` from `tpl` and the values findTemplate left, in JavaScript; -1 when it may not fit. */
+function putTemplate(tpl: HeadTemplate, out: Buffer, at: number, limit: number): number {
+  const n = matched;
+  if (at + tpl.size + n * 32 > limit) return -1;
+  const runs = tpl.runs;
+  for (let r = 0; r < n; r++) {
+    at = put(out, at, runs[r]!);
+    const v = values[r];
+    at = typeof v === 'number' ? putNumber(out, at, v) : putString(out, at, v as string, limit, S_ID);
+    if (at < 0) return -1;
+  }
+  return put(out, at, runs[n]!);
+}
+
+/** The WebAssembly writer (null where there is none). */
+const wasm = loadHeadWriter();
+/** Which of its template slots hold a template. */
+const slotTaken: boolean[] = new Array<boolean>(HEAD_SLOTS).fill(false);
+/** The session whose tail the writer holds. */
+let wasmSession: string | undefined;
+
+/**
+ * The whole head of a record that fits `tpl`, written by the WebAssembly writer: when the record's start
+ * is the usual one and every variable value is a number it writes exactly (thousandths()); else -1.
+ */
+function headFromWasm(record: LogRecord, tpl: HeadTemplate, out: Buffer, at: number, limit: number): number {
+  if (wasm === null) return -1;
+  const { v, time, session, seq } = record;
+  if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
+  if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
+  if (session !== wasmSession) {
+    if (!plain(session) || !wasm.session(Buffer.from(`,"session":"${session}","seq":`, 'latin1'))) return -1;
+    wasmSession = session;
+  }
+  const slots = wasm.values;
+  let m = thousandths(time);
+  if (m !== m) return -1;
+  slots[0] = m;
+  const n = matched;
+  for (let r = 0; r < n; r++) {
+    const x = values[r];
+    if (typeof x !== 'number') return -1;
+    m = thousandths(x);
+    if (m !== m) return -1;
+    slots[r + 1] = m;
+  }
+  const length = wasm.head(tpl.slot, n, seq);
+  if (at + length > limit) return -1;
+  out.set(wasm.bytes(length), at);
+  return at + length;
+}
+
+/** Gives a new template a slot in the WebAssembly writer when one is free and its runs fit. */
+function placeTemplate(tpl: HeadTemplate): void {
+  if (wasm === null) return;
+  const slot = slotTaken.indexOf(false);
+  if (slot < 0 || !wasm.template(slot, tpl.runs)) return;
+  slotTaken[slot] = true;
+  tpl.slot = slot;
 }
 
 /** The number of variable values when `record` fits `tpl` (its values are left in `values`), else -1. */
@@ -319,8 +382,13 @@ function learnTemplate(record: LogRecord): void {
   runs.push(Buffer.from(`${run},"msg":`, 'utf8'));
   let size = 0;
   for (const r of runs) size += r.length;
-  if (templates.length >= MAX_TEMPLATES) templates.pop();
-  templates.unshift(new HeadTemplate(keys, texts, runs, size));
+  if (templates.length >= MAX_TEMPLATES) {
+    const gone = templates.pop()!;
+    if (gone.slot >= 0) slotTaken[gone.slot] = false;
+  }
+  const tpl = new HeadTemplate(keys, texts, runs, size);
+  placeTemplate(tpl);
+  templates.unshift(tpl);
   sinceLearned = 0;
 }
 
@@ -365,10 +433,16 @@ const lastSlots: KeySlot[] = [];
 export function writeHead(record: LogRecord, out: Buffer, at: number, room: number): number {
   const limit = at + room;
   const start = at;
-  // the usual first members from a cached prefix; the rest from a template or member by member
+  // a record shaped like one seen before: its whole head from the WebAssembly writer when it can
+  const tpl = findTemplate(record);
+  if (tpl !== null && tpl.slot >= 0) {
+    const end = headFromWasm(record, tpl, out, at, limit);
+    if (end >= 0) return end;
+  }
+  // the usual first members from a cached prefix; the rest from the template or member by member
   const afterSeq = putStart(record, out, at, limit);
   if (afterSeq >= 0) {
-    const end = putFromTemplate(record, out, afterSeq, limit);
+    const end = tpl === null ? -1 : putTemplate(tpl, out, afterSeq, limit);
     if (end >= 0) return end;
     let pos = putFromKind(record, out, afterSeq, limit);
     if (pos >= 0) {

@@ -8,15 +8,24 @@
 const MILLIS_MAX = 4398046511104;
 
 /**
+ * `v` × 1000 when `v` is a whole number of thousandths below 2^42 in size (then putMillis and the
+ * WebAssembly head writer write it exactly as JSON.stringify does); NaN for any other number.
+ */
+export function thousandths(v: number): number {
+  if (!(v > -MILLIS_MAX && v < MILLIS_MAX)) return NaN;
+  const m = Math.round(v * 1000);
+  return m / 1000 === v ? m : NaN;
+}
+
+/**
  * Writes `v` as JSON.stringify would when it is a whole number of thousandths below 2^42 (record times
  * and latencies are rounded to the microsecond); returns -1 for any other number. Below 2^42 doubles are
  * spaced less than 0.0005 apart, so the shortest decimal that reads back as `v` is exactly its 3-decimal
  * form without trailing zeros.
  */
 export function putMillis(out: Uint8Array, at: number, v: number): number {
-  if (!(v > -MILLIS_MAX && v < MILLIS_MAX)) return -1;
-  const micro = Math.round(v * 1000);
-  if (micro / 1000 !== v) return -1;
+  const micro = thousandths(v);
+  if (micro !== micro) return -1;
   let m = micro;
   if (m < 0) {
     out[at++] = 0x2d;
