@@ -1,5 +1,6 @@
-import { HEAD_SLOTS, loadHeadWriter } from './head-wasm.js';
-import { putMillis, putUint, thousandths } from './put-decimal.js';
+import { findTemplate, headFromWasm, learnTemplate, matched, PREFIX_KEYS, values, type HeadTemplate } from './head-templates.js';
+import { plain } from './plain-text.js';
+import { putMillis, putUint } from './put-decimal.js';
 import type { LogRecord } from './record.js';
 
 /**
@@ -8,7 +9,7 @@ import type { LogRecord } from './record.js';
  * On the hot path (one record per message) this is several times cheaper than JSON.stringify followed by
  * a UTF-8 encode, and it leaves nothing behind for the garbage collector. A record shaped like one seen
  * before (a template) whose numbers are whole thousandths — nearly every message record — has its whole
- * head written by the WebAssembly writer (head-wasm.ts) in one call; everything else here is JavaScript.
+ * head written by the WebAssembly writer in one call (head-templates.ts); everything else here is JavaScript.
  */
 
 const MSG = Buffer.from(',"msg":');
@@ -58,17 +59,6 @@ function putAscii(out: Buffer, at: number, text: string): number {
   return at + n;
 }
 
-/** Is the string printable ASCII without `"` or `\` (written as is between quotes)? */
-function plain(s: string): boolean {
-  const n = s.length;
-  if (n > 256) return false;
-  for (let k = 0; k < n; k++) {
-    const c = s.charCodeAt(k);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
-}
-
 /** Quoted bytes of short plain strings seen before, for slots whose two recent values both missed. */
 const stringBytes = new Map<string, Buffer>();
 
@@ -104,8 +94,6 @@ function putString(out: Buffer, at: number, s: string, limit: number, slot: KeyS
   return at + out.write(j, at, 'utf8');
 }
 
-/** The members every session record starts with, in this order (Session.base). */
-const PREFIX_KEYS = ['v', 'time', 'session', 'seq', 'from', 'kind'];
 const PREFIX_V = Buffer.from('{"v":1,"time":');
 
 /**
@@ -195,70 +183,10 @@ function putStart(record: LogRecord, out: Buffer, at: number, limit: number): nu
   return putUint(out, at, seq);
 }
 
-/**
- * The rest of a head after `seq`, for records shaped like one seen before: the same members from `from`
- * on, in the same order, with the same string values except `id`. Such heads differ only in their
- * numbers and ids, so a template keeps the constant bytes between them as a few runs: writing a head
- * is then a few copies and the numbers, instead of a key and a value per member.
- */
-class HeadTemplate {
-  /** The `from` and `kind` baked in (undefined when not): a record with others is not walked at all. */
-  readonly from: string | undefined;
-  readonly kind: string | undefined;
-
-  constructor(
-    /** Member keys from `from` on (members whose value is undefined are left out, as JSON.stringify does). */
-    readonly keys: string[],
-    /** Per key: the string value baked into the runs, or undefined for a value written each time (numbers, the id). */
-    readonly texts: (string | undefined)[],
-    /** runs[r] comes before variable value r; the last run ends with `,"msg":`. */
-    readonly runs: Buffer[],
-    /** Bytes in all runs. */
-    readonly size: number,
-  ) {
-    this.from = keys[0] === 'from' ? texts[0] : undefined;
-    this.kind = keys[1] === 'kind' ? texts[1] : undefined;
-  }
-
-  /** Its slot in the WebAssembly writer; -1 when it has none (its heads are written in JavaScript). */
-  slot = -1;
-}
-
-const MAX_TEMPLATES = 8;
-const templates: HeadTemplate[] = [];
-/** Records written by the member path since a template was last made (templates are not remade for every record when shapes keep changing). */
-let sinceLearned = 0;
-/** The variable values of the record being matched, in order. */
-const values: unknown[] = [];
-
 /** Writes a number as JSON.stringify would when it is a small whole number or a whole number of thousandths; -1 otherwise. */
 function putNumber(out: Buffer, at: number, n: number): number {
   if (n >= 0 && n < 2147483648 && (n | 0) === n) return putUint(out, at, n);
   return putMillis(out, at, n);
-}
-
-/** Variable values of the record findTemplate matched last (in `values`). */
-let matched = 0;
-
-/** The template the record fits (its values left in `values`, their number in `matched`), or null. */
-function findTemplate(record: LogRecord): HeadTemplate | null {
-  const from: unknown = record.from;
-  const kind: unknown = record.kind;
-  for (let t = 0; t < templates.length; t++) {
-    const tpl = templates[t]!;
-    // requests and answers alternate: most misses are told by these two, before walking the members
-    if ((tpl.from !== undefined && tpl.from !== from) || (tpl.kind !== undefined && tpl.kind !== kind)) continue;
-    const n = matchTemplate(record, tpl);
-    if (n < 0) continue;
-    if (t > 0) {
-      // the template used last is tried first next time
-      templates[t] = templates[0]!;
-      templates[0] = tpl;
-    }
-    matched = n;
-    return tpl;
-  }
-  return null;
 }
 
 /** The head after `seq` from `tpl` and the values findTemplate left, in JavaScript; -1 when it may not fit. */
@@ -273,123 +201,6 @@ function putTemplate(tpl: HeadTemplate, out: Buffer, at: number, limit: number):
     if (at < 0) return -1;
   }
   return put(out, at, runs[n]!);
-}
-
-/** The WebAssembly writer (null where there is none). */
-const wasm = loadHeadWriter();
-/** Which of its template slots hold a template. */
-const slotTaken: boolean[] = new Array<boolean>(HEAD_SLOTS).fill(false);
-/** The session whose tail the writer holds. */
-let wasmSession: string | undefined;
-
-/**
- * The whole head of a record that fits `tpl`, written by the WebAssembly writer: when the record's start
- * is the usual one and every variable value is a number it writes exactly (thousandths()); else -1.
- */
-function headFromWasm(record: LogRecord, tpl: HeadTemplate, out: Buffer, at: number, limit: number): number {
-  if (wasm === null) return -1;
-  const { v, time, session, seq } = record;
-  if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
-  if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
-  if (session !== wasmSession) {
-    if (!plain(session) || !wasm.session(Buffer.from(`,"session":"${session}","seq":`, 'latin1'))) return -1;
-    wasmSession = session;
-  }
-  const slots = wasm.values;
-  let m = thousandths(time);
-  if (m !== m) return -1;
-  slots[0] = m;
-  const n = matched;
-  for (let r = 0; r < n; r++) {
-    const x = values[r];
-    if (typeof x !== 'number') return -1;
-    m = thousandths(x);
-    if (m !== m) return -1;
-    slots[r + 1] = m;
-  }
-  const length = wasm.head(tpl.slot, n, seq);
-  if (at + length > limit) return -1;
-  out.set(wasm.bytes(length), at);
-  return at + length;
-}
-
-/** Gives a new template a slot in the WebAssembly writer when one is free and its runs fit. */
-function placeTemplate(tpl: HeadTemplate): void {
-  if (wasm === null) return;
-  const slot = slotTaken.indexOf(false);
-  if (slot < 0 || !wasm.template(slot, tpl.runs)) return;
-  slotTaken[slot] = true;
-  tpl.slot = slot;
-}
-
-/** The number of variable values when `record` fits `tpl` (its values are left in `values`), else -1. */
-function matchTemplate(record: LogRecord, tpl: HeadTemplate): number {
-  const keys = tpl.keys;
-  const texts = tpl.texts;
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  for (const key in record) {
-    if (i < 4) {
-      // v, time, session, seq: written by putStart
-      if (key !== PREFIX_KEYS[i]) return -1;
-      i++;
-      continue;
-    }
-    const v = record[key];
-    const t = typeof v;
-    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
-    if (j >= keys.length || key !== keys[j]) return -1;
-    const text = texts[j];
-    if (text === undefined) {
-      if (t !== 'number' && !(t === 'string' && key === 'id')) return -1;
-      values[n++] = v;
-    } else if (v !== text) return -1;
-    j++;
-  }
-  return j === keys.length && i === 4 ? n : -1;
-}
-
-/** Makes a template from a record just written by the member path, when its members allow one. */
-function learnTemplate(record: LogRecord): void {
-  if (templates.length >= MAX_TEMPLATES && ++sinceLearned < 16) return;
-  const keys: string[] = [];
-  const texts: (string | undefined)[] = [];
-  const runs: Buffer[] = [];
-  let run = '';
-  let i = 0;
-  for (const key in record) {
-    if (i < 4) {
-      i++;
-      continue;
-    }
-    const v = record[key];
-    const t = typeof v;
-    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
-    if (keys.length >= 32) return;
-    run += `,${JSON.stringify(key)}:`;
-    if (t === 'number' || (t === 'string' && key === 'id')) {
-      keys.push(key);
-      texts.push(undefined);
-      runs.push(Buffer.from(run, 'utf8'));
-      run = '';
-    } else if (t === 'string' && (v as string).length <= 64) {
-      keys.push(key);
-      texts.push(v as string);
-      run += JSON.stringify(v);
-    } else return; // booleans, null, arrays, objects, long texts: member by member
-  }
-  runs.push(Buffer.from(`${run},"msg":`, 'utf8'));
-  let size = 0;
-  for (const r of runs) size += r.length;
-  if (templates.length >= MAX_TEMPLATES) {
-    const gone = templates.pop()!;
-    if (gone.slot >= 0) slotTaken[gone.slot] = false;
-  }
-  const tpl = new HeadTemplate(keys, texts, runs, size);
-  placeTemplate(tpl);
-  templates.unshift(tpl);
-  sinceLearned = 0;
 }
 
 /** `,"from":"…","kind":"…"` after putStart; -1 when they are not strings that need no escaping. */
