@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Unit test files that mock a module (vi.mock): they need a module registry of their own. */
-const MOCKING = ['test/unit/tail-from-end.test.ts'];
+const MOCKING = ['test/unit/tail-from-end.test.ts', 'test/unit/head-bytes-js.test.ts'];
 
 export default defineConfig({
   test: {

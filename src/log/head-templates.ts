@@ -42,7 +42,8 @@ export class HeadTemplate {
   slot = -1;
 }
 
-const MAX_TEMPLATES = 8;
+/** Templates kept: one per slot of the WebAssembly writer. */
+const MAX_TEMPLATES = HEAD_SLOTS;
 const templates: HeadTemplate[] = [];
 /** Records written by the member path since a template was last made (templates are not remade for every record when shapes keep changing). */
 let sinceLearned = 0;

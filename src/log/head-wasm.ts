@@ -1,12 +1,12 @@
 /**
  * The WebAssembly record-head writer (head-writer.wat, compiled into head-writer-wasm.ts) and its memory
- * layout. head-bytes.ts matches a record to a template and checks its numbers; this writes the bytes of
+ * layout. head-templates.ts matches a record to a template and checks its numbers; this writes the bytes of
  * a message record's head in one call, where the same in JavaScript was a dozen typed-array copies and
  * digit loops per record (and the largest code V8 compiled in a session's first second).
  */
 import { HEAD_WRITER_WASM } from './head-writer-wasm.js';
 
-/** Template slots in the module's memory (head-bytes.ts keeps at most this many templates). */
+/** Template slots in the module's memory: head-templates.ts keeps at most this many templates. */
 export const HEAD_SLOTS = 8;
 /** Runs per template slot (a template has at most 32 variable values, so 33 runs). */
 const SLOT_RUNS = 33;

@@ -1,6 +1,6 @@
-;; Record heads for the log (src/log/head-wasm-writer.ts), in WebAssembly: `{"v":1,"time":…,"session":"…",
-;; "seq":…` and the rest of a head from a template (head-bytes.ts) whose variable values are numbers. The
-;; JavaScript side matches the record to a template and checks every number; this writes the bytes.
+;; Record heads for the log (loaded by src/log/head-wasm.ts), in WebAssembly: `{"v":1,"time":…,"session":"…",
+;; "seq":…` and the rest of a head from a template (head-templates.ts) whose variable values are numbers.
+;; The JavaScript side matches the record to a template and checks every number; this writes the bytes.
 ;; Compiled by `npm run build:wasm` into head-writer-wasm.ts; test/unit/envelope-wasm.test.ts checks they match.
 ;;
 ;; Memory (2 pages):

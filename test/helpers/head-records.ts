@@ -64,10 +64,8 @@ export function templateHeadCases(): void {
   it('match serializeHead byte for byte', () => {
     fc.assert(
       fc.property(fc.array(shaped, { minLength: 1, maxLength: 40 }), (recs) => {
-        for (const rec of recs) {
-          const got = head(rec);
-          if (got !== null) expect(got).toBe(serializeHead(rec));
-        }
+        // 64 KiB of room: every one of these heads fits, so none may come back unwritten
+        for (const rec of recs) expect(head(rec)).toBe(serializeHead(rec));
       }),
       { numRuns: 1000 },
     );
