@@ -208,6 +208,44 @@ export class FileSink {
   }
 
   private closeWaiters: Array<() => void> = [];
+  /** Callers of settle() waiting for the write in flight. */
+  private settlers: Array<() => void> = [];
+
+  /**
+   * Before the session's end record: waits (at most `maxWaitMs`) for the write in flight and checks the
+   * path once more, so that a file removed late in the session, or noticed while a write held its reopen
+   * back, has its loss counted where the next takeLoss() reports it (the end record comes after).
+   */
+  async settle(maxWaitMs: number): Promise<void> {
+    const until = Date.now() + maxWaitMs;
+    for (;;) {
+      // a reopen waiting for a write is done when that write completes
+      while (this.inFlight && Date.now() < until) await this.nextWriteDone(until - Date.now());
+      if (this.inFlight) return;
+      this.checkPath();
+      if (!this.pendingReopen) return;
+    }
+  }
+
+  private nextWriteDone(maxWaitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      this.settlers.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** A write completed (its reopen, if one waited, follows in the same turn, before the settlers run). */
+  private wakeSettlers(): void {
+    if (this.settlers.length === 0) return;
+    const settlers = this.settlers;
+    this.settlers = [];
+    queueMicrotask(() => {
+      for (const s of settlers) s();
+    });
+  }
 
   private flushTimer: NodeJS.Timeout | null = null;
 
@@ -273,6 +311,7 @@ export class FileSink {
     }
     const done = (err: NodeJS.ErrnoException | null, n: number): void => {
       this.inFlight = false;
+      this.wakeSettlers();
       if (err) {
         // a short write before the error (a disk filling up) kept the records it completed
         const lost = this.unwritten(first, offset);

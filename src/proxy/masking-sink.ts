@@ -52,6 +52,11 @@ export class MaskingSink implements RecordSink {
     return this.inner.close();
   }
 
+  /** The log's own settle (see RecordSink): the masking has nothing in flight. */
+  settle(maxWaitMs: number): Promise<void> {
+    return this.inner.settle?.(maxWaitMs) ?? Promise.resolve();
+  }
+
   lastLine(): Buffer | undefined {
     // the inner sink's line is the masked one only when nothing was masked; taps then reuse it
     return this.masker.active ? undefined : this.inner.lastLine?.();

@@ -26,6 +26,8 @@ export interface RecordSink {
   lastLine?(): Buffer | undefined;
   /** Takes back the record just written, before anything else is written (a sink in front writes it another way). */
   takeBackLast?(): void;
+  /** Before the end record: losses a write in flight or a removed file would reveal are counted by then (at most `maxWaitMs`). */
+  settle?(maxWaitMs: number): Promise<void>;
 }
 
 export interface ObserverOptions {
@@ -119,7 +121,10 @@ export class Observer {
     // sinks beside the log deliver what waits first, so their losses can still be counted in the log
     const taps = this.taps;
     if (taps.length > 0) await Promise.all(taps.map((t) => t.flush(TAP_FLUSH_MS).catch(() => {})));
-    // losses are reported before the end record, which must stay the last one
+    // losses are reported before the end record, which must stay the last one: the log's own first, once
+    // its last write is done and its path checked (a file removed late loses records it must count)
+    const sink = this.opts.sink;
+    if (sink.settle !== undefined) await sink.settle(TAP_FLUSH_MS);
     this.reportLoss(true);
     try {
       this.session.finish(this.now(), fields);

@@ -47,4 +47,31 @@ describe('file sink: the log deleted while running', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('removed after the last path check, as the session ends: settle() notices it, so its loss is reported before the end record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-removed-'));
+    const path = join(dir, 'jsonrpc.log');
+    const warnings: string[] = [];
+    try {
+      // no periodic check at all: only settle() can notice
+      const sink = new FileSink({ path, checkIntervalMs: 0, warn: (m) => warnings.push(m) });
+      expect(sink.open()).toBe(true);
+      sink.write(rec(1));
+      for (let i = 0; i < 1000 && readFileSync(path, 'utf8') !== rec(1); i++) await new Promise((r) => setTimeout(r, 2));
+      unlinkSync(path);
+      sink.write(rec(2)); // goes to the removed file: lost to anyone reading the path
+      for (let i = 0; i < 1000 && sink.queued().records > 0; i++) await new Promise((r) => setTimeout(r, 2));
+      expect(sink.takeLoss()).toBeNull();
+      await sink.settle(1000);
+      expect(warnings).toEqual([expect.stringMatching(/was removed or replaced while running; reopening it/)]);
+      const loss = sink.takeLoss();
+      expect(loss?.reason).toBe('file-removed');
+      expect(loss?.lost).toBeGreaterThanOrEqual(1);
+      sink.write(rec(3)); // the gap and end records go here, to the path's new file
+      await sink.close();
+      expect(readFileSync(path, 'utf8')).toBe(rec(3));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

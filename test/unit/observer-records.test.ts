@@ -132,3 +132,30 @@ describe('observer: the clock records are stamped with', () => {
     expect(preciseNow()).toBeGreaterThanOrEqual(t);
   });
 });
+
+describe('observer: the end of a session', () => {
+  it('lets the log settle first, so a loss it finds then (a file removed late) is reported before the end record', async () => {
+    const base = memorySink();
+    let found: { lost: number; reason: string } | null = null;
+    const sink = { ...base, text: base.text, settle: async () => void (found = { lost: 3, reason: 'file-removed' }), takeLoss: () => {
+      const l = found;
+      found = null;
+      return l;
+    } };
+    const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink, warn: () => {}, now: () => 1 });
+    o.take('client', Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'), 1);
+    await o.finish();
+    const records = sink.text().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.map((r) => r['event'] ?? r['kind'])).toEqual(['request', 'gap', 'end']);
+    expect(records[1]).toMatchObject({ lost: 3, reason: 'file-removed' });
+  });
+
+  it('also through the masking sink in front of the log (a session with secrets to mask)', async () => {
+    let settled = 0;
+    const inner = { ...memorySink(), settle: async () => void settled++ };
+    const masked = new MaskingSink(inner, new EnvMasker([{ name: 'API_TOKEN', value: 'sk-live-0123456789abcdef' }]));
+    const o = new Observer({ sessionId: 's', maxLogBytes: 1 << 20, sink: masked, warn: () => {}, now: () => 1 });
+    await o.finish();
+    expect(settled).toBe(1);
+  });
+});
