@@ -207,6 +207,8 @@ export async function startHttpProxy(opts: HttpProxyOptions, io: HttpProxyIO): P
       if (open !== null) run.event('auth', { ...open, incomplete: true });
       // sinks beside the log deliver what waits first, so their losses can still be counted in the log
       await Promise.all(shared.taps.map((t) => t.flush(TAP_FLUSH_MS).catch(() => {})));
+      // the log's last write done and its path checked: a file removed late has its loss stated before the end
+      await sink.settle?.(TAP_FLUSH_MS);
       run.finish({ reason: 'shutdown' });
       await Promise.all([Promise.resolve(sink.close()), ...shared.taps.map((t) => t.close(TAP_FLUSH_MS).catch(() => {}))]);
     },

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -542,6 +542,30 @@ describe('mcp-tap http: compressed bodies', () => {
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe('mcp-tap http: the log removed just before shutdown', () => {
+  it('opens the path anew at the end and states the loss there, before the end record', async () => {
+    const upstream = await startUpstream({ mode: 'streamable' });
+    try {
+      const log = join(tmp.dir, 'removed-late.jsonrpc.log');
+      const { run, url } = await startTap(upstream.url, log);
+      await streamableSession(url, recordingFetch());
+      await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('"kind":"response"'), 5000, 'responses in the log');
+      // removed, then the tap told to stop at once: its periodic path check (once a second) may not have run
+      unlinkSync(log);
+      run.child.kill('SIGTERM');
+      await run.exited();
+      expect(existsSync(log), run.stderr()).toBe(true);
+      const records = readRecords(log);
+      const gap = records.findIndex((r) => r.event === 'gap' && r.reason === 'file-removed');
+      expect(gap, JSON.stringify(records.map((r) => r.event ?? r.kind))).toBeGreaterThanOrEqual(0);
+      expect(records.at(-1)).toMatchObject({ event: 'end' });
+      expect(gap).toBeLessThan(records.length - 1);
+    } finally {
+      await upstream.close();
     }
   });
 });
