@@ -218,13 +218,10 @@ export class FileSink {
    */
   async settle(maxWaitMs: number): Promise<void> {
     const until = Date.now() + maxWaitMs;
-    for (;;) {
-      // a reopen waiting for a write is done when that write completes
-      while (this.inFlight && Date.now() < until) await this.nextWriteDone(until - Date.now());
-      if (this.inFlight) return;
-      this.checkPath();
-      if (!this.pendingReopen) return;
-    }
+    // a reopen waiting for a write is done when that write completes
+    while (this.inFlight && Date.now() < until) await this.nextWriteDone(until - Date.now());
+    // with nothing in flight a path check that finds the file gone reopens at once
+    if (!this.inFlight) this.checkPath();
   }
 
   private nextWriteDone(maxWaitMs: number): Promise<void> {

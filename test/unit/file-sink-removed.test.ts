@@ -74,4 +74,20 @@ describe('file sink: the log deleted while running', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('settles, without waiting, when the write that held a reopen back failed (the sink is broken, the reopen still pending)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-tap-removed-'));
+    try {
+      const sink = new FileSink({ path: join(dir, 'jsonrpc.log'), checkIntervalMs: 0, warn: () => {} });
+      expect(sink.open()).toBe(true);
+      // the state such a write leaves: its error broke the sink before the reopen it held back could run
+      Object.assign(sink, { pendingReopen: true, broken: true });
+      const started = Date.now();
+      await sink.settle(1000);
+      expect(Date.now() - started).toBeLessThan(500);
+      await sink.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
