@@ -1,5 +1,5 @@
-import { findTemplate, headFromWasm, learnTemplate, matched, PREFIX_KEYS, values, type HeadTemplate } from './head-templates.js';
-import { plain } from './plain-text.js';
+import { PREFIX_KEYS, plain, sessionTailOf, usualStart } from './head-start.js';
+import { findTemplate, headFromWasm, learnTemplate, matched, values, type HeadTemplate } from './head-templates.js';
 import { putMillis, putUint } from './put-decimal.js';
 import type { LogRecord } from './record.js';
 
@@ -118,7 +118,7 @@ let startViews: (typeof startBytes)[] = [];
 let timeTextLength = -1;
 /** `,"session":"…","seq":` for sessionText. */
 let sessionText: string | undefined;
-let sessionTail = new Uint8Array(0);
+let sessionTail: Uint8Array = new Uint8Array(0);
 
 /** `,"from":"…","kind":"…"` for the few pairs records use, found by identity (the values are constants). */
 const PAIRS = 16;
@@ -144,13 +144,12 @@ function fromKindBytes(from: string, kind: string): Buffer | undefined {
 
 /** `{"v":1,"time":…,"session":"…","seq":…` from the record's first four members by name; -1 when they are not the usual ones. */
 function putStart(record: LogRecord, out: Buffer, at: number, limit: number): number {
-  const { v, time, session, seq } = record;
-  if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
-  if (at + 64 > limit) return -1;
-  if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
+  if (!usualStart(record) || at + 64 > limit) return -1;
+  const { time, session, seq } = record;
   if (session !== sessionText) {
-    if (!plain(session)) return -1;
-    sessionTail = Buffer.from(`,"session":"${session}","seq":`, 'latin1');
+    const tail = sessionTailOf(session);
+    if (tail === undefined) return -1;
+    sessionTail = tail;
     sessionText = session;
     startViews = [];
     for (let k = 0; k <= MAX_TIME_TEXT && PREFIX_V.length + k + sessionTail.length <= startBuf.length; k++) {

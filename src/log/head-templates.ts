@@ -6,12 +6,9 @@
  * message record is written this way.
  */
 import { HEAD_SLOTS, loadHeadWriter } from './head-wasm.js';
-import { plain } from './plain-text.js';
+import { PREFIX_KEYS, sessionTailOf, usualStart } from './head-start.js';
 import { thousandths } from './put-decimal.js';
 import type { LogRecord } from './record.js';
-
-/** The members every session record starts with, in this order (Session.base). */
-export const PREFIX_KEYS = ['v', 'time', 'session', 'seq', 'from', 'kind'];
 
 /**
  * The rest of a head after `seq`, for records shaped like one seen before: the same members from `from`
@@ -86,12 +83,11 @@ let wasmSession: string | undefined;
  * is the usual one and every variable value is a number it writes exactly (thousandths()); else -1.
  */
 export function headFromWasm(record: LogRecord, tpl: HeadTemplate, out: Buffer, at: number, limit: number): number {
-  if (wasm === null) return -1;
-  const { v, time, session, seq } = record;
-  if (v !== 1 || typeof time !== 'number' || typeof session !== 'string' || typeof seq !== 'number') return -1;
-  if (!(seq >= 0 && seq < 2147483648 && (seq | 0) === seq)) return -1;
+  if (wasm === null || !usualStart(record)) return -1;
+  const { time, session, seq } = record;
   if (session !== wasmSession) {
-    if (!plain(session) || !wasm.session(Buffer.from(`,"session":"${session}","seq":`, 'latin1'))) return -1;
+    const tail = sessionTailOf(session);
+    if (tail === undefined || !wasm.session(tail)) return -1;
     wasmSession = session;
   }
   const slots = wasm.values;
