@@ -4,6 +4,7 @@
  * a message record's head in one call, where the same in JavaScript was a dozen typed-array copies and
  * digit loops per record (and the largest code V8 compiled in a session's first second).
  */
+import { instantiateWasm } from '../wasm-module.js';
 import { HEAD_WRITER_WASM } from './head-writer-wasm.js';
 
 /** Template slots in the module's memory: head-templates.ts keeps at most this many templates. */
@@ -38,23 +39,16 @@ export interface HeadWriter {
   bytes(length: number): Uint8Array;
 }
 
-/** The part of the WebAssembly global used here (the project's lib settings do not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => {
-    exports: { head: (slot: number, n: number, tail: number, seq: number) => number; mem: { buffer: ArrayBuffer } };
-  };
+/** What head-writer.wat exports. */
+interface WriterExports {
+  head: (slot: number, n: number, tail: number, seq: number) => number;
+  mem: { buffer: ArrayBuffer };
 }
 
 /** The writer, or null where WebAssembly is unavailable (heads are then written in JavaScript: same bytes). */
 export function loadHeadWriter(): HeadWriter | null {
-  let exp;
-  try {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    exp = new wasm.Instance(new wasm.Module(Buffer.from(HEAD_WRITER_WASM, 'base64'))).exports;
-  } catch {
-    return null;
-  }
+  const exp = instantiateWasm<WriterExports>(HEAD_WRITER_WASM);
+  if (exp === null) return null;
   // the memory never grows, so these views stay valid
   const memory = new Uint8Array(exp.mem.buffer);
   const table = new Int32Array(exp.mem.buffer, TABLE_AT, (HEAD_SLOTS * TABLE_STRIDE) / 4);

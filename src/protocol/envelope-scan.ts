@@ -14,6 +14,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { Classified } from './classify.js';
+import { instantiateWasm } from '../wasm-module.js';
 import { ENVELOPE_WASM } from './envelope-wasm.js';
 
 /** Request / notification methods whose rules read more than the envelope: always the general path. */
@@ -79,10 +80,10 @@ interface Scanner {
   tape: Int32Array;
 }
 
-/** The part of the WebAssembly global used here (the project's lib settings do not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: { validate: (n: number) => number; mem: { buffer: ArrayBuffer } } };
+/** What envelope-scan.wat exports. */
+interface ScannerExports {
+  validate: (n: number) => number;
+  mem: { buffer: ArrayBuffer };
 }
 
 const TAPE_OFFSET = 65536;
@@ -93,14 +94,10 @@ const ENTRY = 8;
 let scanner: Scanner | null | undefined;
 
 function loadScanner(): Scanner | null {
-  try {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const exp = new wasm.Instance(new wasm.Module(Buffer.from(ENVELOPE_WASM, 'base64'))).exports;
-    // the memory never grows, so these views stay valid
-    return { memory: new Uint8Array(exp.mem.buffer), validate: exp.validate, tape: new Int32Array(exp.mem.buffer, TAPE_OFFSET, MAX_MEMBERS * ENTRY) };
-  } catch {
-    return null;
-  }
+  const exp = instantiateWasm<ScannerExports>(ENVELOPE_WASM);
+  if (exp === null) return null;
+  // the memory never grows, so these views stay valid
+  return { memory: new Uint8Array(exp.mem.buffer), validate: exp.validate, tape: new Int32Array(exp.mem.buffer, TAPE_OFFSET, MAX_MEMBERS * ENTRY) };
 }
 
 /** The tape of the line being classified, and its length in entries. */
