@@ -120,11 +120,8 @@ export class RecordQueue {
   take(room: number | undefined, lineEnd: boolean): Job | null {
     const b = this.sealed[0] ?? this.fill;
     if (!b || b.head >= b.n) return null;
-    if (b === this.fill) {
-      // new records go to another arena while this one is being written
-      this.sealed.push(b);
-      this.fill = null;
-    }
+    // new records go to another arena while this one is being written
+    if (b === this.fill) this.seal();
     const first = b.head;
     const start = first === 0 ? DATA_START : b.ends[first - 1]!;
     let n = b.n;
@@ -176,10 +173,7 @@ export class RecordQueue {
   private room(need: number): Batch {
     const b = this.fill;
     if (b !== null && b.buf.length - b.used >= need) return b;
-    if (b !== null) {
-      if (b.n > 0) this.sealed.push(b);
-      else if (b.buf.length === ARENA_BYTES) this.free.push(b);
-    }
+    this.seal();
     let fresh: Batch | undefined;
     if (need + DATA_START <= ARENA_BYTES) fresh = this.free.pop() ?? newBatch(ARENA_BYTES);
     else fresh = newBatch(need + DATA_START, 1); // one record larger than an arena: its own buffer
@@ -189,6 +183,19 @@ export class RecordQueue {
     fresh.head = 0;
     this.fill = fresh;
     return fresh;
+  }
+
+  /**
+   * Ends the arena being filled, if any. take() and room() share it, and room() calls it even when there
+   * is none: its first full arena comes late in a session (a burst of more than an arena between two
+   * writes), and code first run then, in an optimised caller, deoptimised the record path.
+   */
+  private seal(): void {
+    const b = this.fill;
+    if (b === null) return;
+    this.fill = null;
+    if (b.n > 0) this.sealed.push(b);
+    else if (b.buf.length === ARENA_BYTES) this.free.push(b);
   }
 
   private tail(b: Batch, at: number, body: Buffer): number {

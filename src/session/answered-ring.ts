@@ -31,9 +31,11 @@ export class AnsweredRing {
     const k = this.next;
     if (k === this.seqs.length) this.grow();
     this.next = k + 1 === this.capacity ? 0 : k + 1;
-    // the slot's previous request is forgotten (unless its id was answered again since, elsewhere)
-    const old = this.ids[k];
-    if (old !== undefined) this.slots.delete(old, k);
+    // the slot's previous request is forgotten (unless its id was answered again since, elsewhere). The
+    // call is made for a slot never used too (id 0 there maps to another slot, or to none: nothing
+    // changes), so that it runs from the first answer: a call first made when the ring wraps, thousands of
+    // answers in, is one the optimised code has no feedback for, and it deoptimised the answer path then
+    this.slots.delete(this.ids[k] ?? 0, k);
     this.ids[k] = e.id;
     this.seqs[k] = e.seq;
     this.answerSeqs[k] = answerSeq ?? -1;
