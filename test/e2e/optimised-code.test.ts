@@ -1,8 +1,9 @@
 /**
  * A long healthy session keeps the record path's optimised code: paths that first run thousands of
- * messages in — the answered ring's first eviction (at 10,000 answers), an arena filled before its write
- * (a burst of more than 1 MiB between two writes) — used to deoptimise the code that had been compiled
- * for the session's first messages, so V8 compiled it again in the middle of the traffic. The proxy runs
+ * messages in — the answered ring's first eviction (at 10,000 answers), an arena holding more records
+ * than its columns' first size (small messages), an arena filled before its write (a burst of more than
+ * 1 MiB between two writes) — used to deoptimise the code that had been compiled for the session's
+ * first messages, so V8 compiled it again in the middle of the traffic. The proxy runs
  * with V8's deoptimisation log (its traces go to a file: stdout stays the server's); every deoptimisation
  * is mapped through the bundle's source maps to the source file it happened in.
  */
@@ -16,7 +17,7 @@ import { CLI, ROOT, tempDir } from '../helpers/paths.js';
 
 const ECHO = join(ROOT, 'bench', 'echo-server.mjs');
 /** Source files whose late paths must not deoptimise their optimised callers. */
-const WATCHED = ['src/session/answered-ring.ts', 'src/session/int-slots.ts', 'src/log/record-queue.ts'];
+const WATCHED = ['src/session/answered-ring.ts', 'src/session/int-slots.ts', 'src/log/record-queue.ts', 'src/session/session.ts'];
 
 /** Drives the proxy: `calls` echo calls of `bytes`, `depth` in flight, checking each answer's id. */
 function client(child: ReturnType<typeof spawn>) {
@@ -95,6 +96,8 @@ describe('optimised code in a long session', () => {
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     // enough small calls for the record path to be optimised, and for the answered ring (10,000) to wrap
     await c.phase(12_000, 1024, 64);
+    // small ones: an arena holds thousands of their records (its columns grow past their first size)
+    await c.phase(8000, 200, 64);
     // then 40 KB answers, 32 in flight: more than an arena (1 MiB) queued while a write is out
     await c.phase(300, 40_000, 32);
     child.stdin.end();
@@ -116,6 +119,6 @@ describe('optimised code in a long session', () => {
     expect(watched, JSON.stringify(deopts, null, 1)).toEqual([]);
     // the log saw the session whole (a run that skipped the record path would pass the check above)
     const records = readFileSync(join(dir, 'jsonrpc.log'), 'utf8').split('\n').filter((l) => l.includes('"kind":"response"'));
-    expect(records.length).toBe(1 + 12_000 + 300);
+    expect(records.length).toBe(1 + 12_000 + 8000 + 300);
   });
 });
