@@ -158,15 +158,11 @@ export class LineSplitter {
   }
 
   private flushLine(partial: boolean): void {
-    const line: Line = { bytes: this.total };
     // a view of the carry buffer: valid during the callback, like a whole line's view of its chunk
     const joined = this.carry === null ? EMPTY : this.carry.subarray(0, this.held);
-    if (this.shortener) {
-      line.head = joined;
-      line.shortened = this.shortener.finish();
-    } else {
-      line.data = joined;
-    }
+    // a line joined from two chunks has the shape of a whole one ({bytes, data}, built the same way): an
+    // object grown member by member has another, and the analysis compiled for the first deoptimised
+    const line: Line = this.shortener ? { bytes: this.total, head: joined, shortened: this.shortener.finish() } : { bytes: this.total, data: joined };
     if (partial) line.partial = true;
     this.held = 0;
     this.total = 0;
