@@ -150,7 +150,7 @@ function deoptsOf(v8: string[], sources: Sources): Deopt[] {
     .filter((l) => l.startsWith('code-deopt,'))
     .map((l) => {
       const f = l.split(',');
-      const m = /^<(.+):(\d+):(\d+)>/.exec(f[7]!);
+      const m = /^<([^>]+):(\d+):(\d+)>/.exec(f[7]!);
       const at = m === null ? null : sources.at(m[1]!, Number(m[2]), Number(m[3]));
       return { kind: f[6]!, where: at?.where ?? f[7]!, text: at?.text.trim() ?? '', reason: f.slice(8).join(',') };
     });
@@ -202,6 +202,18 @@ describe('optimised code in a long session', () => {
     expect(appends, JSON.stringify([...compiles], null, 1)).toHaveLength(1);
     expect(appends[0]![1]).toBe(1);
     expect(records.filter((l) => l.includes('"kind":"response"'))).toHaveLength(1 + 12_000 + 8000);
+  });
+
+  it('is kept when lines start to span chunks', async () => {
+    const { v8 } = await session(async (c) => {
+      // one call in flight: every line arrives whole in its own chunk, long enough for the line path to
+      // be optimised on whole lines
+      await c.phase(4000, 200, 1);
+      // then 40 KB calls, 16 in flight: lines cut at the pipe's chunk boundaries, joined by the splitter
+      await c.phase(200, 40_000, 16);
+    });
+    const deopts = deoptsOf(v8, new Sources());
+    expect(deopts.filter(watched), JSON.stringify(deopts, null, 1)).toEqual([]);
   });
 
   it('is kept when a burst fills an arena before its write', async () => {
