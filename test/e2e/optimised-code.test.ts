@@ -7,13 +7,16 @@
  * deoptimisations and compiles (its traces go to a file: stdout stays the server's); each
  * deoptimisation is mapped through the bundle's source maps to the source line it happened at.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { CLI, ROOT, tempDir } from '../helpers/paths.js';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/paths.js';
+import { runTap, tapSandbox } from '../helpers/run-tap.js';
+
+const sandbox = tapSandbox('mcp-tap-optimised-');
 
 const ECHO = join(ROOT, 'bench', 'echo-server.mjs');
 /** Source files whose late paths must not deoptimise their optimised callers. */
@@ -103,42 +106,21 @@ class Sources {
   }
 }
 
-/** A session through the proxy under V8's log; `drive` sends its traffic. Returns the log's lines and the proxy's log. */
+/** A session through the proxy (runTap, node's flags for V8's log) in this test's scratch directory; `drive` sends its traffic. Returns V8's log and mcp-tap's, as lines. */
 async function session(drive: (c: ReturnType<typeof client>) => Promise<void>): Promise<{ v8: string[]; records: string[] }> {
-  const { dir, cleanup } = tempDir();
-  onTestFinished(cleanup);
+  const dir = sandbox.dir;
   const v8log = join(dir, 'v8.log');
-  const child = spawn(
-    process.execPath,
-    [
-      '--log-deopt',
-      '--log-function-events',
-      `--logfile=${v8log}`,
-      '--no-logfile-per-isolate',
-      '--redirect-code-traces',
-      `--redirect-code-traces-to=${join(dir, 'traces.txt')}`,
-      CLI,
-      '--log',
-      join(dir, 'jsonrpc.log'),
-      '--',
-      process.execPath,
-      ECHO,
-    ],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (s: string) => (stderr += s));
-  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-  const c = client(child);
+  const nodeArgs = ['--log-deopt', '--log-function-events', `--logfile=${v8log}`, '--no-logfile-per-isolate', '--redirect-code-traces', `--redirect-code-traces-to=${join(dir, 'traces.txt')}`];
+  const run = sandbox.track(runTap(['--log', join(dir, 'jsonrpc.log'), '--', process.execPath, ECHO], { collect: false, nodeArgs }));
+  const c = client(run.child);
   try {
     await c.call('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'optimised-code', version: '1' } });
-    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    run.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     await drive(c);
   } finally {
-    child.stdin.end();
+    run.child.stdin.end();
   }
-  expect(await closed, stderr).toBe(0);
+  expect((await run.exited(60_000)).code, run.stderr()).toBe(0);
   const records = readFileSync(join(dir, 'jsonrpc.log'), 'utf8').split('\n');
   return { v8: readFileSync(v8log, 'utf8').split('\n'), records };
 }

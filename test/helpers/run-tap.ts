@@ -35,11 +35,13 @@ export interface RunTapOptions {
   uid?: number;
   /** Another `bin/mcp-tap.js` to run (default: this checkout's). */
   cli?: string;
+  /** Flags for node itself, before the CLI (V8's logs, say). */
+  nodeArgs?: string[];
 }
 
-/** Starts `node bin/mcp-tap.js ...args`. */
+/** Starts `node [nodeArgs] bin/mcp-tap.js ...args`. */
 export function runTap(args: string[], opts: RunTapOptions = {}): TapRun {
-  const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.cli ?? CLI, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
