@@ -1,4 +1,4 @@
-import { PREFIX_KEYS, plain, sessionTailOf, usualStart } from './head-start.js';
+import { PREFIX_KEYS, leftOut, plain, sessionTailOf, usualStart } from './head-start.js';
 import { findTemplate, headFromWasm, learnTemplate, matched, values, type HeadTemplate } from './head-templates.js';
 import { putMillis, putUint } from './put-decimal.js';
 import type { LogRecord } from './record.js';
@@ -268,7 +268,7 @@ export function writeHead(record: LogRecord, out: Buffer, at: number, room: numb
         }
         const v = record[key];
         const t = typeof v;
-        if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+        if (leftOut(t)) continue;
         let slot: KeySlot;
         if (lastKeys[i] === key) slot = lastSlots[i]!;
         else {
@@ -293,7 +293,7 @@ export function writeHead(record: LogRecord, out: Buffer, at: number, room: numb
   for (const key in record) {
     const v = record[key];
     const t = typeof v;
-    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+    if (leftOut(t)) continue;
     at = putMember(out, at, slotOf(key), v, limit, !first);
     if (at < 0) return -1;
     first = false;

@@ -1,12 +1,17 @@
 /**
  * The start every session record's head has — `{"v":1,"time":…,"session":"…","seq":…` — as both byte
  * writers take it (head-bytes.ts in JavaScript, head-templates.ts through WebAssembly): which records
- * have it, and the bytes of its session member. Pure.
+ * have it, the bytes of its session member, and which members JSON.stringify leaves out. Pure.
  */
 import type { LogRecord } from './record.js';
 
 /** The members every session record starts with, in this order (Session.base). */
 export const PREFIX_KEYS = ['v', 'time', 'session', 'seq', 'from', 'kind'];
+
+/** Does JSON.stringify leave out a member whose value's `typeof` is `t`? The head writers skip it too. */
+export function leftOut(t: string): boolean {
+  return t === 'undefined' || t === 'function' || t === 'symbol';
+}
 
 /** Is the string printable ASCII without `"` or `\` (written as is between quotes)? */
 export function plain(s: string): boolean {

@@ -6,7 +6,7 @@
  * message record is written this way.
  */
 import { HEAD_SLOTS, loadHeadWriter } from './head-wasm.js';
-import { PREFIX_KEYS, sessionTailOf, usualStart } from './head-start.js';
+import { PREFIX_KEYS, leftOut, sessionTailOf, usualStart } from './head-start.js';
 import { thousandths } from './put-decimal.js';
 import type { LogRecord } from './record.js';
 
@@ -133,7 +133,7 @@ function matchTemplate(record: LogRecord, tpl: HeadTemplate): number {
     }
     const v = record[key];
     const t = typeof v;
-    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+    if (leftOut(t)) continue;
     if (j >= keys.length || key !== keys[j]) return -1;
     const text = texts[j];
     if (text === undefined) {
@@ -160,7 +160,7 @@ export function learnTemplate(record: LogRecord): void {
     }
     const v = record[key];
     const t = typeof v;
-    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+    if (leftOut(t)) continue;
     if (keys.length >= 32) return;
     run += `,${JSON.stringify(key)}:`;
     if (t === 'number' || (t === 'string' && key === 'id')) {
