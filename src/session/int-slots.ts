@@ -2,7 +2,7 @@
  * A map from int32 keys to small non-negative ints (ring slots), in typed arrays: open addressing with
  * linear probing and backward-shift deletion. Request ids are nearly always such numbers; a Map under
  * the same churn reallocates its table again and again, and the garbage collector copies and promotes
- * those tables. This one allocates only when it grows. Pure.
+ * those tables. This one allocates only when it grows. Pure, but for one warm-up run at load (`exercise`).
  */
 import type { RequestId } from '../protocol/jsonrpc.js';
 
@@ -112,6 +112,28 @@ export class IntSlots {
     for (let i = 0; i < oldKeys.length; i++) if (oldVals[i] !== 0) this.set(oldKeys[i]!, oldVals[i]! - 1);
   }
 }
+
+/**
+ * Runs every path of IntSlots once on a scratch table: probing past a taken cell, growing, and the
+ * backward shift that moves cells on delete. A session with at most a few dozen requests in flight never
+ * takes them, so without this they would first run when more are in flight, thousands of messages in,
+ * and V8 would throw away the optimised record path that calls them for want of type feedback.
+ */
+function exercise(): void {
+  const grown = new IntSlots(48, 4);
+  for (let k = 0; k < 40; k++) grown.set(k * 7, k);
+  for (let k = 0; k < 40; k++) grown.set(k * 7, grown.get(k * 7)! + 1);
+  grown.get(1);
+  grown.delete(1);
+  grown.delete(0, 5);
+  // three keys in four cells (no room to grow): long probe runs, so deletes shift cells back
+  for (let a = 0; a < 12; a++) {
+    const dense = new IntSlots(1, 4);
+    for (let k = 0; k < 3; k++) dense.set(a + k * 5, k);
+    for (let k = a % 3, n = 0; n < 3; k = (k + 1) % 3, n++) dense.delete(a + k * 5, n & 1 ? undefined : k);
+  }
+}
+exercise();
 
 /** Request id → slot: int32 ids (nearly all) through IntSlots, any other id in a Map. */
 export class IdSlots {

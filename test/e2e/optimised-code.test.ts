@@ -1,10 +1,11 @@
 /**
  * A long healthy session keeps the record path's optimised code: paths that first run thousands of
- * messages in — the answered ring's first eviction (at 10,000 answers), an arena holding more records
- * than its columns' first size (small messages), an arena filled before its write (a burst of more than
- * 1 MiB between two writes) — used to deoptimise the code that had been compiled for the session's
- * first messages, so V8 compiled it again in the middle of the traffic. The proxy runs with V8's log of
- * deoptimisations and compiles (its traces go to a file: stdout stays the server's); each
+ * messages in — the answered ring's first eviction (at 10,000 answers), an arena holding more records than
+ * its columns' first size (small messages), an arena filled before its write (a burst of more than 1 MiB
+ * between two writes), more requests in flight than the pending ids' index had room for at first (its
+ * probing, growth and backward shift) — used to deoptimise the code that had been compiled for the
+ * session's first messages, so V8 compiled it again in the middle of the traffic. The proxy runs with V8's
+ * log of deoptimisations and compiles (its traces go to a file: stdout stays the server's); each
  * deoptimisation is mapped through the bundle's source maps to the source line it happened at.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -196,6 +197,17 @@ describe('optimised code in a long session', () => {
     });
     const deopts = deoptsOf(v8, new Sources());
     expect(deopts.filter(watched), JSON.stringify(deopts, null, 1)).toEqual([]);
+  });
+
+  it('is kept when more requests are in flight than before', async () => {
+    const { v8, records } = await session(async (c) => {
+      await c.phase(6000, 1024, 64);
+      // 300 in flight: the pending ids' index shifts cells back on delete and grows past its first size
+      await c.phase(3000, 200, 300);
+    });
+    const deopts = deoptsOf(v8, new Sources());
+    expect(deopts.filter(watched), JSON.stringify(deopts, null, 1)).toEqual([]);
+    expect(records.filter((l) => l.includes('"kind":"response"'))).toHaveLength(1 + 6000 + 3000);
   });
 
   it('is kept when a burst fills an arena before its write', async () => {
