@@ -114,23 +114,30 @@ export class IntSlots {
 }
 
 /**
- * Runs every path of IntSlots once on a scratch table: probing past a taken cell, growing, and the
- * backward shift that moves cells on delete. A session with at most a few dozen requests in flight never
- * takes them, so without this they would first run when more are in flight, thousands of messages in,
- * and V8 would throw away the optimised record path that calls them for want of type feedback.
+ * Runs every path of IntSlots on scratch tables: probing past a taken cell (get, set, delete), growing,
+ * a delete that finds nothing or another slot, and the backward shift that moves cells on delete. A
+ * session with at most a few dozen requests in flight never takes them, so without this they would first
+ * run when more are in flight, thousands of messages in, and V8 would throw away the optimised code of
+ * the request and answer paths for want of type feedback. Four rounds: V8 records feedback only from a
+ * function's first few calls on, so every path runs again after that.
  */
 function exercise(): void {
-  const grown = new IntSlots(48, 4);
-  for (let k = 0; k < 40; k++) grown.set(k * 7, k);
-  for (let k = 0; k < 40; k++) grown.set(k * 7, grown.get(k * 7)! + 1);
-  grown.get(1);
-  grown.delete(1);
-  grown.delete(0, 5);
-  // three keys in four cells (no room to grow): long probe runs, so deletes shift cells back
-  for (let a = 0; a < 12; a++) {
-    const dense = new IntSlots(1, 4);
-    for (let k = 0; k < 3; k++) dense.set(a + k * 5, k);
-    for (let k = a % 3, n = 0; n < 3; k = (k + 1) % 3, n++) dense.delete(a + k * 5, n & 1 ? undefined : k);
+  for (let round = 0; round < 4; round++) {
+    const grown = new IntSlots(48, 4);
+    for (let k = 0; k < 40; k++) grown.set(k * 7, k);
+    for (let k = 0; k < 40; k++) grown.set(k * 7, grown.get(k * 7)! + 1);
+    grown.get(1);
+    grown.delete(1);
+    grown.delete(0, 5);
+    // three keys in four cells (no room to grow): long probe runs, so lookups probe past taken cells
+    // and deletes shift cells back
+    for (let a = 0; a < 12; a++) {
+      const dense = new IntSlots(1, 4);
+      for (let k = 0; k < 3; k++) dense.set(a + k * 5, k);
+      for (let k = 0; k < 3; k++) dense.get(a + k * 5);
+      dense.get(a + 100);
+      for (let k = a % 3, n = 0; n < 3; k = (k + 1) % 3, n++) dense.delete(a + k * 5, n & 1 ? undefined : k);
+    }
   }
 }
 exercise();
