@@ -61,6 +61,18 @@ const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/',
 /** The short escape letter of a character (SIMPLE_ESCAPES the other way round). */
 const SHORT_ESCAPE_OF: Record<string, string> = Object.fromEntries(Object.entries(SIMPLE_ESCAPES).map(([letter, ch]) => [ch, letter]));
 
+/**
+ * True when some occurrence of `needle` in `text` has a backslash right before or after it: then it may
+ * begin or end inside an escape of a deeper level of JSON text (a value that starts with `"` or ends
+ * with `\\` is spelled with a backslash more there).
+ */
+function besideBackslash(text: string, needle: string): boolean {
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    if (text.charCodeAt(at - 1) === BACKSLASH || text.charCodeAt(at + needle.length) === BACKSLASH) return true;
+  }
+  return false;
+}
+
 /** The value of a hex digit's char code, or -1. */
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
@@ -207,7 +219,13 @@ export class EnvMasker {
     const shortened = line.includes(SHORTENED) ? this.maskCuts(line) : undefined;
     if (shortened !== undefined) return shortened;
     let out = line;
-    for (const f of this.forms) if (out.includes(f.text)) out = out.split(f.text).join(f.replacement);
+    for (const f of this.forms) {
+      if (!out.includes(f.text)) continue;
+      // beside a backslash the match may begin or end inside an escape of JSON text in a string: only the
+      // parsed record tells how deep it is
+      if (besideBackslash(out, f.text)) return this.rebuild(line);
+      out = out.split(f.text).join(f.replacement);
+    }
     // another spelling (\u0026 for &, \/ for /, …) is left: parsing decodes them all
     if (this.hitsDecoded(out)) return this.rebuild(line);
     if (out === line) return line;
@@ -308,7 +326,15 @@ export class EnvMasker {
 
   private maskString(s: string): string {
     let out = s;
-    for (const sec of this.secrets) if (out.includes(sec.value)) out = out.split(sec.value).join(sec.replacement);
+    const escapes = out.includes('\\');
+    for (const sec of this.secrets) {
+      if (!out.includes(sec.value)) continue;
+      // in JSON text inside the string, a backslash beside the value may belong to an escape of its first or
+      // last character one level down: the spelled forms take such an escape with the value, so the text
+      // stays JSON
+      if (escapes && besideBackslash(out, sec.value)) out = out.replace((sec.spelled ??= spelledForms(sec.value)), sec.replacement);
+      else out = out.split(sec.value).join(sec.replacement);
+    }
     // escapes left in a parsed string: JSON text inside it, the secret spelled with them
     if (out.includes('\\') && this.hitsDecoded(out)) for (const sec of this.secrets) out = out.replace((sec.spelled ??= spelledForms(sec.value)), sec.replacement);
     return out;

@@ -164,6 +164,22 @@ describe('EnvMasker: every JSON spelling of a secret (issue 27)', () => {
     }
   });
 
+  it('masks a value that starts with a quote or ends with a backslash in JSON text inside a string, with its escapes', () => {
+    // found by the property below: one level down the value's quote is spelled \" and its backslash \\, and
+    // masking without the backslash of those escapes left \[REDACTED…] or [REDACTED…]\ behind, not JSON
+    for (const value of ['"aaaaaaa', 'aaaaaaa\\', '"a"b\\c"', '\\a"b\\']) {
+      const mm = new EnvMasker([{ name: 'X_TOKEN', value }]);
+      let raw = `{"k":"<${JSON.stringify(value).slice(1, -1)}>"}`;
+      let want = '{"k":"<[REDACTED:env X_TOKEN]>"}';
+      for (let depth = 1; depth <= 3; depth++) {
+        const out = mm.maskLine(`${JSON.stringify({ v: 1, seq: 3, raw })}\n`);
+        expect(JSON.parse(out), `${value} at depth ${depth}`).toEqual({ v: 1, seq: 3, raw: want });
+        raw = JSON.stringify({ t: raw });
+        want = JSON.stringify({ t: want });
+      }
+    }
+  });
+
   it('masks any spelling of a secret in JSON text inside a string, every other character kept (property)', () => {
     const chars = fc.constantFrom('a', 'Z', '9', '&', '<', '"', '\\', '/', 'é', '\n', ' ');
     fc.assert(
