@@ -21,7 +21,7 @@ const sandbox = tapSandbox('mcp-tap-optimised-');
 
 const ECHO = join(ROOT, 'bench', 'echo-server.mjs');
 /** Source files whose late paths must not deoptimise their optimised callers. */
-const WATCHED = ['src/session/answered-ring.ts', 'src/session/int-slots.ts', 'src/log/record-queue.ts', 'src/session/session.ts'];
+const WATCHED = ['src/session/answered-ring.ts', 'src/session/int-slots.ts', 'src/session/pending-index.ts', 'src/log/record-queue.ts', 'src/session/session.ts'];
 
 interface Deopt {
   kind: string;
@@ -215,9 +215,9 @@ describe('optimised code in a long session', () => {
     });
     const deopts = deoptsOf(v8, new Sources());
     // the id index and its callers (an arena filled by a burst of these is the next test's)
-    const paths = ['src/session/int-slots.ts', 'src/session/pending-index.ts', 'src/session/answered-ring.ts', 'src/session/session.ts'];
+    const arena = (d: Deopt): boolean => d.where.startsWith('src/log/record-queue.ts:');
     expect(
-      deopts.filter((d) => paths.some((p) => d.where.startsWith(`${p}:`))),
+      deopts.filter((d) => watched(d) && !arena(d)),
       JSON.stringify(deopts, null, 1),
     ).toEqual([]);
     expect(records.filter((l) => l.includes('"kind":"response"'))).toHaveLength(1 + 6000 + 3000);
